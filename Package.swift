@@ -1,0 +1,47 @@
+// swift-tools-version:6.2
+
+import PackageDescription
+
+let package = Package(
+    name: "DIToolkit",
+    products: [
+        .library(name: "DICore", targets: ["DICore"]),
+        .library(name: "DIScopes", targets: ["DIScopes"]),
+        .library(name: "DIPropertyWrappers", targets: ["DIPropertyWrappers"]),
+        .library(name: "DIDiagnostics", targets: ["DIDiagnostics"]),
+        .library(name: "DITesting", targets: ["DITesting"]),
+        .library(name: "DIToolkit", targets: ["DIToolkit"]),
+    ],
+    targets: [
+        .target(name: "DICore"),
+        .target(name: "DIScopes", dependencies: ["DICore"]),
+        .target(name: "DIPropertyWrappers", dependencies: ["DICore", "DIScopes"]),
+        .target(name: "DIDiagnostics", dependencies: ["DICore"]),
+        .target(name: "DITesting", dependencies: ["DICore", "DIPropertyWrappers"]),
+        .target(
+            name: "DIToolkit",
+            dependencies: ["DICore", "DIScopes", "DIPropertyWrappers", "DIDiagnostics"]
+        ),
+
+        .testTarget(name: "DICoreTests", dependencies: ["DICore"]),
+        .testTarget(name: "DIScopesTests", dependencies: ["DIScopes"]),
+        .testTarget(name: "DIPropertyWrappersTests", dependencies: ["DIPropertyWrappers"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where [.regular, .test, .executable].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+
+    // SE-0335: spell existentials `any P`, so a reader sees where dynamic dispatch happens.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+
+    // SE-0444: a file sees only the members of modules it imports itself; keeps module edges honest.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+
+    // SE-0461: nonisolated async functions run on the caller's actor, so `withContainer` and
+    // async resolution do not hop off the caller's isolation.
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+
+    target.swiftSettings = settings
+}

@@ -1,0 +1,1 @@
+// DIPropertyWrappers: @Inject, @LazyInject, @Injected and the ambient container. Filled by its issue.

@@ -1,0 +1,1 @@
+// DIScopes: the lifetimes beyond DICore's transient and singleton. Filled by its issue.

@@ -1,0 +1,4 @@
+@_exported import DICore
+@_exported import DIDiagnostics
+@_exported import DIPropertyWrappers
+@_exported import DIScopes
