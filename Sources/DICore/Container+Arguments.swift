@@ -1,0 +1,114 @@
+extension Container {
+    /// Registers a factory that takes runtime arguments, passed at each resolve.
+    ///
+    /// ```swift
+    /// try app.register(Report.self) { (r: any Resolver, quarter: String) in Report(quarter: quarter) }
+    /// let report = try app.resolve(Report.self, argument: "2026-Q3")
+    /// ```
+    ///
+    /// The argument types are part of the key: a resolve with other argument types or another count is an
+    /// `argumentMismatch` error naming both. Services with arguments are built on every resolve (transient).
+    ///
+    /// - Throws: `RegistrationError` (`alreadyRegistered`, `containerClosed`).
+    @discardableResult
+    public func register<Service, each Argument>(
+        _ type: Service.Type,
+        name: String? = nil,
+        overridable: Bool = true,
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
+    ) throws(RegistrationError) -> RegistrationHandle<Service> {
+        var argumentTypes: [Any.Type] = []
+        for argument in repeat (each Argument).self { argumentTypes.append(argument) }
+        let registration = Registration(
+            key: RegistrationKey(
+                type: ObjectIdentifier(type),
+                name: name,
+                arguments: ObjectIdentifier((repeat each Argument).self)
+            ),
+            kind: .arguments,
+            body: ArgumentFactoryBox(factory),
+            serviceType: type,
+            argumentTypes: argumentTypes,
+            scope: .transient,
+            overridable: overridable,
+            location: SourceLocation(fileID: fileID, line: line),
+            erased: .of(type, makeBox: nil, makeBoxAsync: nil)
+        )
+        try add(registration)
+        return RegistrationHandle(container: self, registration: registration)
+    }
+
+    /// Resolves a service registered with runtime arguments.
+    ///
+    /// ```swift
+    /// let cell = try app.resolve(Cell.self, arguments: "title", 3)
+    /// ```
+    ///
+    /// - Throws: `ResolutionError` (`argumentMismatch` when the service takes other arguments).
+    public func resolve<Service, each Argument>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        arguments: repeat each Argument
+    ) throws -> Service {
+        let key = RegistrationKey(
+            type: ObjectIdentifier(type),
+            name: name,
+            arguments: ObjectIdentifier((repeat each Argument).self)
+        )
+        guard let (registration, owner) = lookup(key) else {
+            if isClosed { throw closedError(type, name: name) }
+            throw argumentMismatch(key, type, arguments: (repeat each Argument).self)
+        }
+        if isClosed { throw closedError(type, name: name) }
+        guard case .arguments = registration.kind else {
+            return try resolve(registration, from: owner, as: type)
+        }
+        let factory = unsafeDowncast(registration.body, to: ArgumentFactoryBox<Service, repeat each Argument>.self)
+        let stack = ResolutionStack.current
+        try stack.push(registration, in: self, requested: type)
+        defer { stack.pop() }
+        do {
+            return try factory.make(self, repeat each arguments)
+        } catch {
+            throw Self.wrap(error, path: stack.path)
+        }
+    }
+
+    /// Resolves a service registered with one runtime argument.
+    ///
+    /// ```swift
+    /// let report = try app.resolve(Report.self, argument: "2026-Q3")
+    /// ```
+    ///
+    /// - Throws: `ResolutionError` (`argumentMismatch` when the service takes other arguments).
+    public func resolve<Service, Argument>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        argument: Argument
+    ) throws -> Service {
+        try resolve(type, name: name, arguments: argument)
+    }
+
+    private func argumentMismatch(_ key: RegistrationKey, _ type: Any.Type, arguments: Any.Type) -> ResolutionError {
+        let given = String(describing: arguments)
+        let others = ancestry.flatMap { container in
+            container.registry.all.filter { $0.key.type == key.type && $0.key.name == key.name && $0.key != key }
+        }
+        guard let other = others.first else { return missing(key, type) }
+        let taking = other.argumentTypes.isEmpty
+            ? "no arguments"
+            : "arguments (" + other.argumentTypes.map { String(describing: $0) }.joined(separator: ", ") + ")"
+        return ResolutionError(
+            code: .argumentMismatch,
+            requestedType: type,
+            name: key.name,
+            path: ResolutionStack.current.path + [PathElement(missing: type, name: key.name, in: self)],
+            searchedContainers: ancestry.map(\.name),
+            detail: "It was called with arguments of type \(given), but the registration at \(other.location) "
+                + "takes \(taking). Pass arguments of those types, in that order.",
+            context: LookupContext(container: self, key: key, type: type, argumentTypes: given)
+        )
+    }
+}

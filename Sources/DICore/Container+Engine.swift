@@ -1,0 +1,183 @@
+/// The slow path of resolution: building instances, lifetimes, aliases, failures.
+extension Container {
+    /// The registration for `key` in the nearest container, with that container.
+    package func lookup(_ key: RegistrationKey) -> (Registration, Container)? {
+        var current: Container? = self
+        while let container = current {
+            if let registration = container.registry.registration(for: key) { return (registration, container) }
+            current = container.parent
+        }
+        return nil
+    }
+
+    /// Resolves `key` looking at unpublished registrations too, or fails with the full diagnostic.
+    @usableFromInline
+    func resolveLookingEverywhere<Service>(_ key: RegistrationKey, as type: Service.Type) throws -> Service {
+        if isClosed { throw closedError(type, name: key.name) }
+        if let (registration, owner) = lookup(key) {
+            return try resolve(registration, from: owner, as: type)
+        }
+        if let optional = type as? any OptionalService.Type {
+            return try optional.resolveWrapped(from: self, name: key.name) as! Service
+        }
+        throw missing(key, type)
+    }
+
+    /// Resolves a registration found in `owner` for a request made to this container.
+    @usableFromInline
+    func resolve<Service>(_ registration: Registration, from owner: Container, as type: Service.Type) throws
+        -> Service
+    {
+        if isClosed { throw closedError(type, name: registration.key.name) }
+        switch registration.kind {
+        case .factory:
+            if case .transient = registration.scope.kind {
+                let factory = unsafeDowncast(registration.body, to: FactoryBox<Service>.self)
+                let stack = ResolutionStack.current
+                try stack.push(registration, in: self, requested: type)
+                defer { stack.pop() }
+                do {
+                    return try factory.make(self)
+                } catch {
+                    throw Self.wrap(error, path: stack.path)
+                }
+            }
+            let box = try instanceBox(of: registration, from: owner, requested: type)
+            return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+        case .alias(let target):
+            let box = try instanceBox(of: target.target, from: owner, requested: type)
+            let value = target.target.erased.unbox(box)
+            guard let cast = unsafeDowncast(registration.body, to: AliasBox<Service>.self).cast(value) else {
+                throw aliasMismatch(registration, value: value)
+            }
+            return cast
+        case .asyncFactory:
+            throw ResolutionError(
+                code: .asyncResolutionRequired,
+                requestedType: type,
+                name: registration.key.name,
+                path: ResolutionStack.current.path + [PathElement(registration, requested: type, in: owner)],
+                detail: "It was registered with registerAsync at \(registration.location); call "
+                    + "`try await resolveAsync(\(type).self)` from an async context."
+            )
+        case .arguments:
+            throw ResolutionError(
+                code: .argumentMismatch,
+                requestedType: type,
+                name: registration.key.name,
+                path: ResolutionStack.current.path + [PathElement(registration, requested: type, in: owner)],
+                detail: "It takes runtime arguments; pass them with resolve(_:arguments:)."
+            )
+        }
+    }
+
+    /// The boxed instance of a synchronous registration, placed by its lifetime.
+    package func instanceBox(of registration: Registration, from owner: Container, requested: Any.Type) throws
+        -> AnyObject
+    {
+        switch registration.scope.kind {
+        case .transient:
+            return try build(registration, dependencies: self, requested: requested)
+        case .singleton:
+            guard let slot = registration.singleton else {
+                return try build(registration, dependencies: owner, requested: requested)
+            }
+            let (box, built) = try slot.instance(of: registration, resolution: .currentThread) {
+                try owner.build(registration, dependencies: owner, requested: requested)
+            }
+            if built { owner.hold(slot, of: registration) }
+            return box
+        case .lifetime(let lifetime):
+            let placement = try lifetime.placement(
+                for: registration, registeredIn: owner, requestedFrom: self, resolution: .currentThread
+            )
+            switch placement {
+            case .build(let dependencies):
+                return try dependencies.build(registration, dependencies: dependencies, requested: requested)
+            case .slot(let slot, let holder, let dependencies):
+                let (box, built) = try slot.instance(of: registration, resolution: .currentThread) {
+                    try dependencies.build(registration, dependencies: dependencies, requested: requested)
+                }
+                if built { holder.hold(slot, of: registration) }
+                return box
+            }
+        }
+    }
+
+    /// Runs the factory of `registration` with `dependencies` as its resolver, on the thread's active path.
+    func build(_ registration: Registration, dependencies: Container, requested: Any.Type) throws -> AnyObject {
+        guard let makeBox = registration.erased.makeBox else {
+            throw ResolutionError(
+                code: .asyncResolutionRequired,
+                requestedType: requested,
+                name: registration.key.name,
+                path: ResolutionStack.current.path + [PathElement(registration, requested: requested, in: self)],
+                detail: "It was registered with registerAsync at \(registration.location); resolve it with "
+                    + "resolveAsync from an async context."
+            )
+        }
+        let stack = ResolutionStack.current
+        try stack.push(registration, in: dependencies, requested: requested)
+        defer { stack.pop() }
+        do {
+            return try makeBox(dependencies)
+        } catch {
+            throw Self.wrap(error, path: stack.path)
+        }
+    }
+
+    /// A factory's own error becomes `factoryFailed` at the step that threw; resolution errors pass through.
+    static func wrap(_ error: any Error, path: @autoclosure () -> [PathElement]) -> any Error {
+        if error is ResolutionError { return error }
+        return ResolutionError.factoryFailed(error, path: path())
+    }
+
+    func closedError(_ type: Any.Type, name: String?) -> ResolutionError {
+        ResolutionError(
+            code: .containerClosed,
+            requestedType: type,
+            name: name,
+            path: ResolutionStack.current.path + [PathElement(missing: type, name: name, in: self)],
+            detail: "\(self.name) was closed with close(); resolve from a container that is still open, or "
+                + "create a new child."
+        )
+    }
+
+    func aliasMismatch(_ alias: Registration, value: Any) -> ResolutionError {
+        let target = alias.target
+        return ResolutionError(
+            code: .typeMismatch,
+            requestedType: alias.serviceType,
+            name: alias.key.name,
+            path: ResolutionStack.current.path + [PathElement(alias, requested: alias.serviceType, in: self)],
+            detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
+                + "\(alias.serviceType) at \(alias.location), but its instance, a \(type(of: value)), does not "
+                + "conform. Make \(target.serviceType) conform to \(alias.serviceType), or remove "
+                + ".implements(\(alias.serviceType).self)."
+        )
+    }
+
+    /// The `notRegistered` error for `key`, with what is needed to suggest close matches later.
+    func missing(_ key: RegistrationKey, _ type: Any.Type) -> ResolutionError {
+        let element = PathElement(missing: type, name: key.name, in: self)
+        return ResolutionError(
+            code: .notRegistered,
+            requestedType: type,
+            name: key.name,
+            path: ResolutionStack.current.path + [element],
+            searchedContainers: ancestry.map(\.name),
+            context: LookupContext(container: self, key: key, type: type)
+        )
+    }
+}
+
+/// Lets `resolve(Optional<T>.self)` fall back to `nil` when nothing is registered for `T`.
+protocol OptionalService {
+    static func resolveWrapped(from container: Container, name: String?) throws -> Self
+}
+
+extension Optional: OptionalService {
+    static func resolveWrapped(from container: Container, name: String?) throws -> Self {
+        try container.resolveIfRegistered(Wrapped.self, name: name)
+    }
+}

@@ -1,0 +1,173 @@
+extension Container {
+    /// Registers a factory for `type`, optionally under a name, with a lifetime.
+    ///
+    /// ```swift
+    /// try app.register(Logger.self, scope: .singleton) { _ in ConsoleLogger() }
+    /// try app.register(Database.self, name: "primary", scope: .singleton) { r in
+    ///     Database(logger: try r.resolve(Logger.self))
+    /// }
+    /// ```
+    ///
+    /// Registering a key again replaces the earlier registration (last wins) and drops what it built,
+    /// unless either registration is `overridable: false`. Services kept by a lifetime (every scope but
+    /// `.transient` and `.graph`) are shared across threads, so they must be `Sendable`; a non-`Sendable`
+    /// service registers with the overload without `scope:` and is transient.
+    ///
+    /// - Parameters:
+    ///   - type: The type the service is resolved as, often a protocol existential (`(any Logger).self`).
+    ///   - name: A name that tells apart several registrations of one type; named and unnamed never
+    ///     satisfy each other.
+    ///   - scope: The lifetime; `.transient` by default.
+    ///   - overridable: `false` makes every later registration of this key throw.
+    ///   - factory: Builds the service; it resolves dependencies through its `Resolver` argument.
+    /// - Returns: A handle for adding aliases with `implements(_:)`.
+    /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).
+    @discardableResult
+    public func register<Service: Sendable>(
+        _ type: Service.Type,
+        name: String? = nil,
+        scope: Scope = .transient,
+        overridable: Bool = true,
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) throws(RegistrationError) -> RegistrationHandle<Service> {
+        let registration = Self.makeRegistration(
+            type, name: name, scope: scope, overridable: overridable,
+            location: SourceLocation(fileID: fileID, line: line), factory: factory
+        )
+        try add(registration)
+        return RegistrationHandle(container: self, registration: registration)
+    }
+
+    /// Registers a transient factory for a service that is not `Sendable`.
+    ///
+    /// A non-`Sendable` service cannot be shared across threads, so it is built anew on every resolve.
+    ///
+    /// ```swift
+    /// try app.register(Formatter.self) { _ in Formatter() }
+    /// ```
+    ///
+    /// - Throws: `RegistrationError` (`alreadyRegistered`, `containerClosed`).
+    @discardableResult
+    public func register<Service>(
+        _ type: Service.Type,
+        name: String? = nil,
+        overridable: Bool = true,
+        fileID: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) throws(RegistrationError) -> RegistrationHandle<Service> {
+        let registration = Self.makeRegistration(
+            type, name: name, scope: .transient, overridable: overridable,
+            location: SourceLocation(fileID: fileID, line: line), factory: factory
+        )
+        try add(registration)
+        return RegistrationHandle(container: self, registration: registration)
+    }
+
+    package static func makeRegistration<Service>(
+        _ type: Service.Type,
+        name: String?,
+        keyPath: Int = 0,
+        keyPathName: String? = nil,
+        scope: Scope,
+        overridable: Bool,
+        location: SourceLocation,
+        dependencies: [Dependency] = [],
+        factory: @escaping @Sendable (any Resolver) throws -> Service
+    ) -> Registration {
+        Registration(
+            key: RegistrationKey(type: ObjectIdentifier(type), name: name, keyPath: keyPath),
+            kind: .factory,
+            body: FactoryBox(factory),
+            serviceType: type,
+            scope: scope,
+            overridable: overridable,
+            location: location,
+            dependencies: dependencies,
+            erased: .of(type, makeBox: { InstanceBox(try factory($0)) }, makeBoxAsync: nil),
+            keyPathName: keyPathName
+        )
+    }
+
+    /// Adds a registration after checking its lifetime and the registrations it would replace.
+    package func add(_ registration: Registration) throws(RegistrationError) {
+        if case .lifetime(let lifetime) = registration.scope.kind {
+            try lifetime.validate(registration)
+        }
+        try checkAncestors(allow: registration)
+        let replaced = try registry.insert(registration) { existing throws(RegistrationError) in
+            try self.check(registration, replacing: existing)
+        }
+        if let replaced { released(replaced) }
+    }
+
+    /// Adds several registrations, all or none.
+    package func add(all registrations: [Registration]) throws(RegistrationError) {
+        for registration in registrations {
+            if case .lifetime(let lifetime) = registration.scope.kind {
+                try lifetime.validate(registration)
+            }
+            try checkAncestors(allow: registration)
+        }
+        let replaced = try registry.insert(all: registrations) { registration, existing throws(RegistrationError) in
+            try self.check(registration, replacing: existing)
+        }
+        for registration in replaced { released(registration) }
+    }
+
+    /// Called for a registration that was replaced: what it built is no longer handed out, and is disposed.
+    package func released(_ registration: Registration) {
+        Self.dispose(releaseHeld(of: registration))
+    }
+
+    private func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
+        guard let existing else { return }
+        let service = registration.displayName
+        if !existing.overridable {
+            throw RegistrationError(
+                code: .alreadyRegistered,
+                service: service,
+                container: name,
+                location: registration.location,
+                existing: existing.location,
+                message: "\(service) is already registered in \(name) at \(existing.location) with "
+                    + "overridable: false, so the registration at \(registration.location) cannot replace it. "
+                    + "Remove one of the two, or register the override in a test container built for it."
+            )
+        }
+        if !registration.overridable {
+            throw RegistrationError(
+                code: .alreadyRegistered,
+                service: service,
+                container: name,
+                location: registration.location,
+                existing: existing.location,
+                message: "\(service) is already registered in \(name) at \(existing.location); the "
+                    + "registration at \(registration.location) is overridable: false and must be the first "
+                    + "for its key. Remove the earlier registration, or drop overridable: false."
+            )
+        }
+    }
+
+    private func checkAncestors(allow registration: Registration) throws(RegistrationError) {
+        var current = parent
+        while let ancestor = current {
+            if let existing = ancestor.registry.registration(for: registration.key), !existing.overridable {
+                let service = registration.displayName
+                throw RegistrationError(
+                    code: .alreadyRegistered,
+                    service: service,
+                    container: name,
+                    location: registration.location,
+                    existing: existing.location,
+                    message: "\(service) is registered in \(ancestor.name) at \(existing.location) with "
+                        + "overridable: false, so \(name) cannot shadow it (at \(registration.location)). "
+                        + "Resolve the ancestor's registration, or make it overridable."
+                )
+            }
+            current = ancestor.parent
+        }
+    }
+}

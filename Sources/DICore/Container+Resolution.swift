@@ -1,0 +1,166 @@
+import Synchronization
+
+extension Container: Resolver {
+    /// Resolves the service registered for `type` under `name`, here or in the nearest ancestor.
+    ///
+    /// ```swift
+    /// let logger = try checkout.resolve(Logger.self)
+    /// let db = try checkout.resolve(Database.self, name: "primary")
+    /// let inferred: Logger = try checkout.resolve()
+    /// ```
+    ///
+    /// A built singleton is returned without a lock or an allocation. Asking for `Optional<T>` gives `nil`
+    /// only when nothing is registered for `T`.
+    ///
+    /// - Throws: `ResolutionError`, whose description names the path, the containers searched and close
+    ///   matches.
+    @inlinable
+    public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws -> Service {
+        let key = RegistrationKey(type, name: name)
+        let hash = key.tableHash
+        var container = self
+        var closed = false
+        while true {
+            let registry = container.registry
+            let found = registry.withTable { table -> Unmanaged<Registration>? in
+                if container === self { closed = table.isClosed }
+                return table.find(key, hash: hash)
+            }
+            if let found {
+                if !closed, let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {
+                    return value
+                }
+                return try resolve(found.takeUnretainedValue(), from: container, as: Service.self)
+            }
+            if registry.hasPending || closed { return try resolveLookingEverywhere(key, as: Service.self) }
+            guard let parent = container.parent else { return try resolveLookingEverywhere(key, as: Service.self) }
+            container = parent
+        }
+    }
+
+    /// The built instance of a synchronous singleton, read without a lock.
+    @inlinable
+    static func built<Service>(_ registration: Registration, as _: Service.Type) -> Service? {
+        guard case .factory = registration.kind, let slot = registration.singleton else { return nil }
+        let bits = slot.published.load(ordering: .acquiring)
+        guard bits != 0 else { return nil }
+        return Unmanaged<InstanceBox<Service>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+            ._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// Resolves the service and casts it to a concrete type.
+    ///
+    /// ```swift
+    /// let mock = try app.resolve(Repository.self, as: MockRepository.self)
+    /// ```
+    ///
+    /// - Throws: `ResolutionError` (`typeMismatch` when the instance is not a `Concrete`).
+    public func resolve<Service, Concrete>(
+        _ type: Service.Type,
+        name: String? = nil,
+        as concrete: Concrete.Type
+    ) throws -> Concrete {
+        let value = try resolve(type, name: name)
+        guard let cast = value as? Concrete else {
+            throw ResolutionError(
+                code: .typeMismatch,
+                requestedType: type,
+                name: name,
+                path: ResolutionStack.current.path + [PathElement(missing: type, name: name, in: self)],
+                detail: "The instance is a \(Swift.type(of: value as Any)), not a \(concrete)."
+            )
+        }
+        return cast
+    }
+
+    /// Resolves the service, or returns `nil` when nothing is registered for it here or in an ancestor.
+    ///
+    /// ```swift
+    /// let cache: Cache? = try app.resolveIfRegistered(Cache.self)
+    /// ```
+    ///
+    /// - Throws: `ResolutionError` when the service is registered but cannot be built.
+    public func resolveIfRegistered<Service>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil
+    ) throws -> Service? {
+        guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else { return nil }
+        return try resolve(registration, from: owner, as: type)
+    }
+
+    /// Resolves every registration of `type`, under every name: this container's first (in registration
+    /// order), then each ancestor's; a key shadowed by a nearer container appears once.
+    ///
+    /// ```swift
+    /// let plugins: [any Plugin] = try app.resolveAll((any Plugin).self)
+    /// ```
+    ///
+    /// - Throws: `ResolutionError` when one of them cannot be built.
+    public func resolveAll<Service>(_ type: Service.Type) throws -> [Service] {
+        let typeID = ObjectIdentifier(type)
+        var seen = Set<RegistrationKey>()
+        var services: [Service] = []
+        for container in ancestry {
+            for registration in container.registry.all
+            where registration.key.type == typeID && registration.key.arguments == nil
+                && registration.key.keyPath == 0 && seen.insert(registration.key).inserted
+            {
+                services.append(try resolve(registration, from: container, as: type))
+            }
+        }
+        return services
+    }
+
+    /// Whether `type` under `name` is registered here or in an ancestor.
+    ///
+    /// ```swift
+    /// if app.isRegistered(Logger.self, name: nil) { … }
+    /// ```
+    public func isRegistered<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
+        lookup(RegistrationKey(type, name: name)) != nil
+    }
+
+    /// Resolves the service, trapping with the full diagnostic if it cannot be resolved.
+    ///
+    /// For start-up code where a missing service is a programming error.
+    ///
+    /// ```swift
+    /// let logger = app.resolveRequired(Logger.self)
+    /// ```
+    public func resolveRequired<Service>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> Service {
+        do {
+            return try resolve(type, name: name)
+        } catch {
+            resolveRequiredFailed(error, at: SourceLocation(fileID: fileID, line: line))
+        }
+    }
+
+    /// Resolves the service as a concrete type, trapping with the full diagnostic if that fails.
+    ///
+    /// ```swift
+    /// let mock = app.resolveRequired(Repository.self, as: MockRepository.self)
+    /// ```
+    public func resolveRequired<Service, Concrete>(
+        _ type: Service.Type,
+        name: String? = nil,
+        as concrete: Concrete.Type,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) -> Concrete {
+        do {
+            return try resolve(type, name: name, as: concrete)
+        } catch {
+            resolveRequiredFailed(error, at: SourceLocation(fileID: fileID, line: line))
+        }
+    }
+}
+
+/// The one place DIToolkit traps: the `resolveRequired` family, with the full diagnostic.
+package func resolveRequiredFailed(_ error: any Error, at location: SourceLocation) -> Never {
+    fatalError("resolveRequired at \(location) failed:\n\(error)")
+}

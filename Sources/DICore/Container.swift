@@ -1,0 +1,163 @@
+import Synchronization
+
+/// A node in a tree of dependency containers: it resolves from its own registrations first, then its
+/// parent's, up to the root.
+///
+/// ```swift
+/// let app = Container(name: "app")
+/// try app.register(Logger.self, scope: .singleton) { _ in ConsoleLogger() }
+///
+/// let checkout = app.child(name: "checkout")          // sees everything `app` registers
+/// try checkout.register(PaymentService.self) { r in StripePayments(logger: try r.resolve(Logger.self)) }
+///
+/// let payments = try checkout.resolve(PaymentService.self)
+/// ```
+///
+/// A child never changes its parent: registering in a child only shadows the parent's registration for that
+/// child and its descendants. Siblings never see each other.
+///
+/// `Container` is `Sendable`; every method is safe to call from any thread. Resolution reads an immutable
+/// table without a lock, so resolving a built singleton costs a few nanoseconds; no lock is held while a
+/// factory runs.
+public final class Container: Sendable {
+    /// The name printed in diagnostics (`checkout → app`).
+    public let name: String
+    /// The container this one falls back to; `nil` for a root.
+    public let parent: Container?
+    /// Tags that `.matching(_:)` lifetimes look for.
+    public let tags: Set<String>
+
+    @usableFromInline package let registry = Registry()
+    private let childList = Mutex<[WeakContainer]>([])
+    private let held = Mutex<[HeldInstance]>([])
+    /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
+    package let slots = SlotStore()
+
+    /// Creates a root container.
+    ///
+    /// - Parameters:
+    ///   - name: The name printed in errors and graph dumps.
+    ///   - tags: Tags that `.matching(_:)` lifetimes look for.
+    public init(name: String = "root", tags: Set<String> = []) {
+        self.name = name
+        self.parent = nil
+        self.tags = tags
+    }
+
+    private init(name: String, tags: Set<String>, parent: Container) {
+        self.name = name
+        self.tags = tags
+        self.parent = parent
+    }
+
+    /// Creates a child that resolves through this container and can shadow any of its registrations.
+    ///
+    /// ```swift
+    /// let session = app.child(name: "session", tags: ["session"])
+    /// try session.register(User.self, scope: .singleton) { _ in currentUser }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: The name printed in errors and graph dumps.
+    ///   - tags: Tags that `.matching(_:)` lifetimes look for.
+    public func child(name: String, tags: Set<String> = []) -> Container {
+        let child = Container(name: name, tags: tags, parent: self)
+        childList.withLock { list in
+            list.removeAll { $0.container == nil }
+            list.append(WeakContainer(child))
+        }
+        return child
+    }
+
+    /// The children of this container that are still alive, oldest first.
+    package var children: [Container] {
+        childList.withLock { $0.compactMap(\.container) }
+    }
+
+    /// This container, then its parent, up to the root.
+    package var ancestry: [Container] {
+        var result: [Container] = []
+        var current: Container? = self
+        while let container = current {
+            result.append(container)
+            current = container.parent
+        }
+        return result
+    }
+
+    /// The root of this container's tree.
+    package var root: Container { parent?.root ?? self }
+
+    /// Whether `close()` was called: a closed container refuses to resolve and to register.
+    public var isClosed: Bool { registry.isClosed }
+
+    /// Records that this container holds a built instance (disposed, newest first, when it is closed).
+    package func hold(_ slot: InstanceSlot, of registration: Registration) {
+        guard slot.retention == .strong else { return }
+        held.withLock { $0.append(HeldInstance(slot: slot, registration: registration)) }
+    }
+
+    /// The instances this container holds, oldest first; each slot appears once.
+    package var heldInstances: [HeldInstance] {
+        held.withLock { held in
+            var seen = Set<ObjectIdentifier>()
+            return held.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
+        }
+    }
+
+    /// Forgets the held instances of `registration` (replaced or reset) and returns them.
+    package func releaseHeld(of registration: Registration) -> [HeldInstance] {
+        held.withLock { held in
+            let released = held.filter { $0.registration === registration }
+            held.removeAll { $0.registration === registration }
+            return released
+        }
+    }
+
+    /// Forgets every held instance and returns them, oldest first (used when the container is closed).
+    package func releaseAllHeld() -> [HeldInstance] {
+        held.withLock { held in
+            defer { held.removeAll() }
+            var seen = Set<ObjectIdentifier>()
+            return held.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
+        }
+    }
+}
+
+/// An instance held by a container, through the slot that holds it.
+package struct HeldInstance: Sendable {
+    package let slot: InstanceSlot
+    package let registration: Registration
+}
+
+private final class WeakContainer: Sendable {
+    weak let container: Container?
+
+    init(_ container: Container) { self.container = container }
+}
+
+/// Per-container instance slots, keyed by registration, for lifetimes that keep one instance per container.
+package final class SlotStore: Sendable {
+    private let slots = Mutex<[ObjectIdentifier: InstanceSlot]>([:])
+
+    /// The slot for `registration`, created with `make` on first use.
+    package func slot(for registration: Registration, make: () -> InstanceSlot) -> InstanceSlot {
+        slots.withLock { slots in
+            let id = ObjectIdentifier(registration)
+            if let slot = slots[id] { return slot }
+            let slot = make()
+            slots[id] = slot
+            return slot
+        }
+    }
+
+    /// The slot for `registration`, if one was created.
+    package func existingSlot(for registration: Registration) -> InstanceSlot? {
+        slots.withLock { $0[ObjectIdentifier(registration)] }
+    }
+
+    /// Every slot, for resets.
+    package var all: [(ObjectIdentifier, InstanceSlot)] {
+        slots.withLock { $0.map { ($0.key, $0.value) } }
+    }
+}

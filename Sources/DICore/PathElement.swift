@@ -1,0 +1,49 @@
+/// One step of a resolution path: the service that was asked for, where it was found and where it was
+/// registered.
+public struct PathElement: Sendable, CustomStringConvertible {
+    /// The type as it was requested (an alias type when resolved through `.implements`).
+    public let type: Any.Type
+    /// The registration name, `nil` for an unnamed registration.
+    public let name: String?
+    /// The container whose registration built it, or that was asked when nothing was found.
+    public let container: String?
+    /// Where the registration was made, `nil` when nothing was found.
+    public let location: SourceLocation?
+    /// The lifetime of the registration.
+    public let scope: String?
+    /// True for a step of a build that another thread or task is running (a cycle across threads).
+    public let onAnotherThread: Bool
+    let keyPathName: String?
+
+    package init(_ registration: Registration, requested: Any.Type, in container: Container?,
+                 onAnotherThread: Bool = false) {
+        type = requested
+        name = registration.key.name
+        self.container = container?.name
+        location = registration.location
+        scope = registration.scope.name
+        keyPathName = registration.keyPathName
+        self.onAnotherThread = onAnotherThread
+    }
+
+    package init(missing type: Any.Type, name: String?, in container: Container) {
+        self.type = type
+        self.name = name
+        self.container = container.name
+        location = nil
+        scope = nil
+        keyPathName = nil
+        onAnotherThread = false
+    }
+
+    /// `Database "primary"`, or `\.clock` for a keypath registration.
+    public var description: String {
+        if let keyPathName { return "\\.\(keyPathName)" }
+        return ServiceName.describe(type, name: name)
+    }
+}
+
+extension [PathElement] {
+    /// `ViewModel → Repository → Logger "primary"`.
+    var arrowed: String { map(\.description).joined(separator: " → ") }
+}

@@ -1,0 +1,79 @@
+/// A registration was refused; the container is unchanged.
+///
+/// ```swift
+/// try app.register(Int.self, overridable: false) { _ in 42 }
+/// do {
+///     try app.register(Int.self) { _ in 0 }
+/// } catch let error as RegistrationError where error.code == .alreadyRegistered {
+///     print(error)   // names both registrations and where each was made
+/// }
+/// ```
+public struct RegistrationError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong; a struct so that codes can be added without breaking `switch`es.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as printed.
+        public let name: String
+
+        /// The key is registered with `overridable: false`, or a non-overridable registration would
+        /// replace an existing one.
+        public static let alreadyRegistered = Code(name: "alreadyRegistered")
+        /// The lifetime cannot hold this service (for example `.weak` for a value type).
+        public static let invalidScope = Code(name: "invalidScope")
+        /// The container is closed and takes no more registrations.
+        public static let containerClosed = Code(name: "containerClosed")
+        /// An alias type does not fit the registration it names.
+        public static let typeMismatch = Code(name: "typeMismatch")
+        /// An assembly threw while assembling or loading.
+        public static let assemblyFailed = Code(name: "assemblyFailed")
+        /// A behaviour threw while observing a registration.
+        public static let behaviorFailed = Code(name: "behaviorFailed")
+
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The service being registered.
+    public let service: String
+    /// The container registered into.
+    public let container: String
+    /// Where the refused registration was made.
+    public let location: SourceLocation
+    /// The registration that stood in the way, if any, and where it was made.
+    public let existing: SourceLocation?
+    /// The error from an assembly or behaviour, if that is what failed.
+    public let underlying: (any Error)?
+    /// The whole explanation, one sentence per fact, ending with the way out.
+    public let message: String
+
+    package init(
+        code: Code,
+        service: String,
+        container: String,
+        location: SourceLocation,
+        existing: SourceLocation? = nil,
+        underlying: (any Error)? = nil,
+        message: String
+    ) {
+        self.code = code
+        self.service = service
+        self.container = container
+        self.location = location
+        self.existing = existing
+        self.underlying = underlying
+        self.message = message
+    }
+
+    public var description: String { "RegistrationError.\(code): \(message)" }
+
+    static func closed(_ registration: Registration) -> RegistrationError {
+        RegistrationError(
+            code: .containerClosed,
+            service: registration.displayName,
+            container: "",
+            location: registration.location,
+            message: "Cannot register \(registration.displayName) at \(registration.location): the container is "
+                + "closed. Register before calling close(), or register into a container that is still open."
+        )
+    }
+}

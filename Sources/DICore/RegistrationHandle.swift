@@ -1,0 +1,50 @@
+/// A registration just made; adds further types it can be resolved as.
+///
+/// ```swift
+/// try app.register(RouterImpl.self, scope: .singleton) { _ in RouterImpl() }
+///     .implements(Router.self)
+///     .implements(DeeplinkHandler.self)
+/// // resolve(Router.self) and resolve(DeeplinkHandler.self) return the same RouterImpl instance
+/// ```
+public struct RegistrationHandle<Service>: Sendable {
+    /// The container the registration was made in.
+    public let container: Container
+    package let registration: Registration
+
+    package init(container: Container, registration: Registration) {
+        self.container = container
+        self.registration = registration
+    }
+
+    /// Exposes this registration under `alias` too, sharing its lifetime: with `.singleton`, every alias
+    /// yields the identical instance.
+    ///
+    /// Registering the alias type again later replaces only the alias. The alias is checked when it is
+    /// resolved: if the instance does not conform, resolution throws `typeMismatch` naming both types.
+    ///
+    /// - Parameters:
+    ///   - alias: The further type, usually a protocol existential.
+    ///   - name: The alias's registration name; the registration's own name by default.
+    /// - Throws: `RegistrationError` when the alias key is registered with `overridable: false`.
+    @discardableResult
+    public func implements<Alias>(
+        _ alias: Alias.Type,
+        name: String? = nil,
+        fileID: String = #fileID,
+        line: Int = #line
+    ) throws(RegistrationError) -> RegistrationHandle<Service> {
+        let target = registration.target
+        let aliasRegistration = Registration(
+            key: RegistrationKey(type: ObjectIdentifier(alias), name: name ?? registration.key.name),
+            kind: .alias(target),
+            body: AliasBox<Alias>(),
+            serviceType: alias,
+            scope: target.scope,
+            overridable: registration.overridable,
+            location: SourceLocation(fileID: fileID, line: line),
+            erased: target.erased
+        )
+        try container.add(aliasRegistration)
+        return self
+    }
+}

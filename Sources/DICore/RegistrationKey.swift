@@ -1,0 +1,45 @@
+/// What a registration is found by: the service type, an optional name, the types of its runtime arguments,
+/// and, for the keypath registry, the key path it stands for.
+///
+/// Lookups compare keys by identity of metatypes (`ObjectIdentifier`), never by type names, and hash them with
+/// a few multiplications instead of `Hasher`, because this runs on every resolve.
+@usableFromInline
+package struct RegistrationKey: Hashable, Sendable {
+    @usableFromInline package let type: ObjectIdentifier
+    @usableFromInline package let name: String?
+    /// The metatype of the argument tuple, `nil` for a registration without runtime arguments.
+    @usableFromInline package let arguments: ObjectIdentifier?
+    /// The interned id of a `ServiceKeys` key path, `0` for an ordinary registration.
+    @usableFromInline package let keyPath: Int
+
+    @inlinable
+    package init(type: ObjectIdentifier, name: String?, arguments: ObjectIdentifier? = nil, keyPath: Int = 0) {
+        self.type = type
+        self.name = name
+        self.arguments = arguments
+        self.keyPath = keyPath
+    }
+
+    @inlinable
+    package init<Service>(_ service: Service.Type, name: String?) {
+        self.init(type: ObjectIdentifier(service), name: name)
+    }
+
+    /// A cheap, well-mixed hash: the metatype pointer times a Fibonacci constant, folded with FNV-1a of the name.
+    @inlinable
+    package var tableHash: UInt {
+        var hash = UInt(bitPattern: Int(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15
+        if let name {
+            var fnv: UInt = 0xCBF2_9CE4_8422_2325
+            for byte in name.utf8 { fnv = (fnv ^ UInt(byte)) &* 0x100_0000_01B3 }
+            hash ^= fnv &* 0xFF51_AFD7_ED55_8CCD
+        }
+        if let arguments {
+            hash ^= UInt(bitPattern: Int(bitPattern: arguments)) &* 0xC4CE_B9FE_1A85_EC53
+        }
+        if keyPath != 0 {
+            hash ^= UInt(bitPattern: keyPath) &* 0x94D0_49BB_1331_11EB
+        }
+        return hash ^ (hash >> 29)
+    }
+}

@@ -1,0 +1,145 @@
+import Synchronization
+
+/// One container's registrations: a published `RegistrationTable` read without a lock, plus a small map of
+/// registrations not yet folded into it.
+///
+/// Publishing a table copies every registration, so doing it on every `register` would make start-up
+/// quadratic. New keys wait in `pending` (visible at once, through a lock, to lookups that miss the table)
+/// and are folded in when a lookup first needs them, or once the lookups that had to take the lock have paid
+/// for a copy. Replacing a key that is already in the table publishes at once, because lock-free readers
+/// trust the table.
+@usableFromInline
+package final class Registry: Sendable {
+    @usableFromInline let published: Atomic<UInt>
+    @usableFromInline let pendingCount = Atomic<Int>(0)
+    private let state: Mutex<State>
+
+    private struct State {
+        var table: RegistrationTable
+        var pending: [RegistrationKey: Registration] = [:]
+        var lockedHits = 0
+        /// Tables a lock-free reader may still be reading; released with the registry.
+        var retired: [RegistrationTable] = []
+    }
+
+    package init() {
+        let table = RegistrationTable([])
+        published = Atomic(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()))
+        state = Mutex(State(table: table))
+    }
+
+    /// Runs `body` on the published table without retaining it.
+    @inlinable
+    func withTable<R>(_ body: (RegistrationTable) -> R) -> R {
+        let bits = published.load(ordering: .acquiring)
+        return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+            ._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Whether a lookup that missed the table must also look at registrations not yet published.
+    @inlinable
+    var hasPending: Bool { pendingCount.load(ordering: .relaxed) != 0 }
+
+    /// The registration for `key` in this container (not its ancestors), published or pending.
+    package func registration(for key: RegistrationKey) -> Registration? {
+        if let found = withTable({ $0.find(key, hash: key.tableHash)?.takeUnretainedValue() }) {
+            return found
+        }
+        guard hasPending else { return nil }
+        return state.withLock { state -> Registration? in
+            guard let found = state.pending[key] else { return nil }
+            state.lockedHits += 1
+            if state.pending.count * 4 >= state.table.count || state.lockedHits * 16 >= state.table.count {
+                publish(&state, replacing: nil)
+            }
+            return found
+        }
+    }
+
+    /// Adds `registration`, replacing any registration of the same key, after `check` approves the replaced
+    /// one. Returns the replaced registration.
+    package func insert(
+        _ registration: Registration,
+        check: (Registration?) throws(RegistrationError) -> Void
+    ) throws(RegistrationError) -> Registration? {
+        try state.withLock { state throws(RegistrationError) -> Registration? in
+            if state.table.isClosed { throw RegistrationError.closed(registration) }
+            let key = registration.key
+            let inTable = state.table.registration(for: key)
+            let existing = state.pending[key] ?? inTable
+            try check(existing)
+            if let inTable {
+                state.pending[key] = registration
+                publish(&state, replacing: inTable)
+            } else {
+                state.pending[key] = registration
+                pendingCount.store(state.pending.count, ordering: .relaxed)
+            }
+            return existing
+        }
+    }
+
+    /// Adds several registrations at once, all or none: `check` sees each with the one it replaces
+    /// (including one replaced earlier in the same batch) before anything is changed.
+    package func insert(
+        all registrations: [Registration],
+        check: (Registration, Registration?) throws(RegistrationError) -> Void
+    ) throws(RegistrationError) -> [Registration] {
+        try state.withLock { state throws(RegistrationError) -> [Registration] in
+            if let first = registrations.first, state.table.isClosed { throw RegistrationError.closed(first) }
+            var staged: [RegistrationKey: Registration] = [:]
+            for registration in registrations {
+                let key = registration.key
+                try check(registration, staged[key] ?? state.pending[key] ?? state.table.registration(for: key))
+                staged[key] = registration
+            }
+            var replaced: [Registration] = []
+            var mustPublish = false
+            for registration in registrations {
+                let key = registration.key
+                if let old = state.pending[key] ?? state.table.registration(for: key) { replaced.append(old) }
+                if state.table.registration(for: key) != nil { mustPublish = true }
+                state.pending[key] = registration
+            }
+            if mustPublish { publish(&state, replacing: nil) }
+            pendingCount.store(state.pending.count, ordering: .relaxed)
+            return replaced
+        }
+    }
+
+    /// Every registration of this container, published or pending, in registration order.
+    package var all: [Registration] {
+        state.withLock { state in
+            var keys = Set(state.pending.keys)
+            var result = state.table.registrations.filter { !keys.contains($0.key) }
+            result += state.pending.values
+            keys.removeAll()
+            return result.sorted { $0.sequence < $1.sequence }
+        }
+    }
+
+    /// Publishes a table that refuses resolution; the container is closed for good.
+    package func close() {
+        state.withLock { state in
+            publish(&state, replacing: nil, closing: true)
+        }
+    }
+
+    package var isClosed: Bool { withTable { $0.isClosed } }
+
+    private func publish(_ state: inout State, replacing: Registration?, closing: Bool = false) {
+        var merged = state.table.registrations
+        if !state.pending.isEmpty {
+            merged.removeAll { state.pending[$0.key] != nil }
+            merged += state.pending.values
+            merged.sort { $0.sequence < $1.sequence }
+        }
+        let table = RegistrationTable(merged, isClosed: closing || state.table.isClosed)
+        state.retired.append(state.table)
+        state.table = table
+        state.pending.removeAll(keepingCapacity: true)
+        state.lockedHits = 0
+        published.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
+        pendingCount.store(0, ordering: .relaxed)
+    }
+}

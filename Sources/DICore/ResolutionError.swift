@@ -1,0 +1,189 @@
+/// A service could not be resolved. Its description is the whole diagnosis: what was asked, the path from
+/// the top-level request, the containers searched, where each registration on the path was made, close
+/// matches, and the way out.
+///
+/// ```text
+/// ResolutionError.notRegistered: Cannot resolve Logger "primary": nothing is registered under that key.
+///   path:      ViewModel → Database → Logger "primary"
+///     ViewModel          transient  in checkout  App/Features.swift:14
+///     Database           singleton  in app       App/Setup.swift:9
+///     Logger "primary"   not found
+///   searched:  checkout → app
+///   close matches:
+///     - Logger is registered without a name in app (App/Setup.swift:7): resolve it without `name:`.
+/// ```
+///
+/// Building the text is left to `description`, so a failed lookup stays cheap for code that only checks
+/// `code`.
+public struct ResolutionError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong; a struct so that codes can be added without breaking `switch`es.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as printed.
+        public let name: String
+
+        /// Nothing is registered under the requested key in the asking container or its ancestors.
+        public static let notRegistered = Code(name: "notRegistered")
+        /// Building the service needs the service itself.
+        public static let circularDependency = Code(name: "circularDependency")
+        /// The instance is not of the type that was asked for (`resolve(_:as:)`, an alias).
+        public static let typeMismatch = Code(name: "typeMismatch")
+        /// The service is registered, but with other runtime argument types.
+        public static let argumentMismatch = Code(name: "argumentMismatch")
+        /// The service has an `async` factory; use `resolveAsync`.
+        public static let asyncResolutionRequired = Code(name: "asyncResolutionRequired")
+        /// The factory threw; see `underlying`.
+        public static let factoryFailed = Code(name: "factoryFailed")
+        /// The container was closed.
+        public static let containerClosed = Code(name: "containerClosed")
+        /// A `ServiceKeys` key declared `.required()` was never provided.
+        public static let requiredKeyMissing = Code(name: "requiredKeyMissing")
+        /// The dependency chain is deeper than the resolver follows.
+        public static let depthLimitExceeded = Code(name: "depthLimitExceeded")
+        /// The lifetime cannot place the instance here (for example no container with the tag of `.matching`).
+        public static let scopeUnavailable = Code(name: "scopeUnavailable")
+
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The type that could not be resolved (the innermost step of the path).
+    public let requestedType: Any.Type
+    /// The name it was asked for under, if any.
+    public let name: String?
+    /// The path from the top-level request to the failing step, inclusive.
+    public let path: [PathElement]
+    /// The containers searched, asking container first; empty when the failure was not a lookup.
+    public let searchedContainers: [String]
+    /// The error the factory threw, for `factoryFailed`.
+    public let underlying: (any Error)?
+    /// A sentence about this particular failure, added to the headline.
+    public let detail: String?
+    let context: LookupContext?
+
+    package init(
+        code: Code,
+        requestedType: Any.Type,
+        name: String?,
+        path: [PathElement],
+        searchedContainers: [String] = [],
+        underlying: (any Error)? = nil,
+        detail: String? = nil,
+        context: LookupContext? = nil
+    ) {
+        self.code = code
+        self.requestedType = requestedType
+        self.name = name
+        self.path = path
+        self.searchedContainers = searchedContainers
+        self.underlying = underlying
+        self.detail = detail
+        self.context = context
+    }
+
+    /// The requested service as people write it: `Logger "primary"`.
+    public var service: String {
+        path.last?.description ?? ServiceName.describe(requestedType, name: name)
+    }
+
+    /// Registrations that were probably meant, as sentences; computed when asked for.
+    public var suggestions: [String] { context?.suggestions() ?? [] }
+
+    /// The headline: one sentence naming the service and what went wrong.
+    public var message: String {
+        let headline: String
+        switch code {
+        case .notRegistered: headline = "Cannot resolve \(service): nothing is registered under that key."
+        case .circularDependency: headline = "Cannot resolve \(service): it depends on itself: \(path.arrowed)."
+        case .typeMismatch: headline = "Cannot resolve \(service): the instance has the wrong type."
+        case .argumentMismatch: headline = "Cannot resolve \(service): no registration takes these arguments."
+        case .asyncResolutionRequired:
+            headline = "Cannot resolve \(service) synchronously: its factory is async; use resolveAsync."
+        case .factoryFailed:
+            headline = "Cannot resolve \(service): its factory threw \(underlying.map { "\($0)" } ?? "an error")."
+        case .containerClosed: headline = "Cannot resolve \(service): the container is closed."
+        case .requiredKeyMissing:
+            headline = "Cannot resolve \(service): the key is declared .required() and nothing provides it."
+        case .depthLimitExceeded: headline = "Cannot resolve \(service): the dependency chain is too deep."
+        case .scopeUnavailable: headline = "Cannot resolve \(service): its lifetime has no place here."
+        default: headline = "Cannot resolve \(service)."
+        }
+        guard let detail else { return headline }
+        return headline + " " + detail
+    }
+
+    public var description: String {
+        var lines = ["ResolutionError.\(code): \(message)"]
+        if path.count > 1 || code == .circularDependency {
+            lines.append("  path:      \(path.arrowed)")
+        }
+        let width = path.map { $0.description.count }.max() ?? 0
+        for step in path {
+            let label = step.description.padded(to: width)
+            if let location = step.location {
+                let scope = (step.scope ?? "").padded(to: 9)
+                let place = step.onAnotherThread ? "on another thread" : "in \(step.container ?? "?")"
+                lines.append("    \(label)   \(scope)  \(place)  \(location)")
+            } else {
+                lines.append("    \(label)   not found")
+            }
+        }
+        if !searchedContainers.isEmpty {
+            lines.append("  searched:  \(searchedContainers.joined(separator: " → "))")
+        }
+        let suggestions = suggestions
+        if !suggestions.isEmpty {
+            lines.append("  close matches:")
+            lines += suggestions.map { "    - \($0)" }
+        }
+        if let fix = context?.fix(code: code) {
+            lines.append("  fix:       \(fix)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension ResolutionError {
+    static func cycle(path: [PathElement]) -> ResolutionError {
+        let last = path.last
+        return ResolutionError(
+            code: .circularDependency,
+            requestedType: last?.type ?? Never.self,
+            name: last?.name,
+            path: path,
+            detail: "Break the cycle: inject one side lazily (a factory closure or @LazyInject), or move the "
+                + "shared part into a service both can depend on."
+        )
+    }
+
+    static func tooDeep(path: [PathElement], limit: Int) -> ResolutionError {
+        let last = path.last
+        return ResolutionError(
+            code: .depthLimitExceeded,
+            requestedType: last?.type ?? Never.self,
+            name: last?.name,
+            path: path,
+            detail: "Resolution follows at most \(limit) nested dependencies; a chain this long is most likely "
+                + "a cycle through different keys."
+        )
+    }
+
+    static func factoryFailed(_ error: any Error, path: [PathElement]) -> ResolutionError {
+        let last = path.last
+        return ResolutionError(
+            code: .factoryFailed,
+            requestedType: last?.type ?? Never.self,
+            name: last?.name,
+            path: path,
+            underlying: error,
+            detail: "The error comes from the factory registered at \(last?.location.map { "\($0)" } ?? "?")."
+        )
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `width` characters, for aligned columns.
+    func padded(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
