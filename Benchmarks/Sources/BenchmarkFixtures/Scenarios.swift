@@ -1,0 +1,139 @@
+import Benchmark
+import Dispatch
+import Foundation
+
+/// The configurations, sizes and helpers that every benchmark target shares, so that the
+/// contenders run the same amount of work under the same settings.
+public enum Scenario {
+    /// The metrics of the resolve scenarios: time, and allocations as a budget
+    /// (a cached singleton resolve should allocate nothing).
+    public static var resolveMetrics: [BenchmarkMetric] { [.wallClock, .throughput, .mallocCountTotal] }
+
+    /// Micro-benchmarks: 1,000 operations per measured iteration, so the reported time is per
+    /// 1,000 operations (package-benchmark shows it scaled to one operation with `*`).
+    public static var micro: Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: resolveMetrics,
+            warmupIterations: 10,
+            scalingFactor: .kilo,
+            maxDuration: .milliseconds(600),
+            maxIterations: 2_000
+        )
+    }
+
+    /// Scenarios whose single operation is slow (a failed lookup in a large table,
+    /// registering 100,000 services): one operation per measured iteration.
+    public static func macro(maxDuration: Duration = .seconds(1), maxIterations: Int = 1_000) -> Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: resolveMetrics,
+            warmupIterations: 1,
+            scalingFactor: .one,
+            maxDuration: maxDuration,
+            maxIterations: maxIterations
+        )
+    }
+
+    /// The thread scenarios: wall clock of a fixed amount of work, done by one thread or split
+    /// across two. Aggregate throughput on two threads is `wallClock(1) / wallClock(2)`.
+    public static var threads: Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: [.wallClock, .throughput],
+            warmupIterations: 2,
+            scalingFactor: .one,
+            maxDuration: .seconds(1),
+            maxIterations: 40
+        )
+    }
+
+    /// The memory scenario: a single run of ``memoryResolves`` resolves, reporting the resident
+    /// set size before and after.
+    public static var memory: Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: [.wallClock, .throughput, residentBefore, residentAfter, residentGrowth],
+            warmupIterations: 0,
+            scalingFactor: .one,
+            maxDuration: .seconds(60),
+            maxIterations: 1
+        )
+    }
+
+    // MARK: Sizes
+
+    /// Registrations in the small and large failed-lookup tables.
+    public static let missingTableSizes = [10, 10_000]
+    /// Named services registered and then resolved, each size its own benchmark.
+    public static let registerResolveSizes = [1_000, 10_000, 100_000]
+    /// Singleton resolves in one thread-scenario run (split evenly when two threads share it).
+    public static let threadSingletonResolves = 200_000
+    /// 5-object graph resolves in one thread-scenario run.
+    public static let threadGraphResolves = 40_000
+    /// Resolves in the memory scenario.
+    public static let memoryResolves = 10_000_000
+
+    /// The names `service-0`, `service-1`, … built outside the measured region.
+    public static func serviceNames(_ count: Int) -> [String] {
+        (0..<count).map { "service-\($0)" }
+    }
+
+    /// A short label for a size: 10, 10k, 100k.
+    public static func label(_ count: Int) -> String {
+        count >= 1_000 && count % 1_000 == 0 ? "\(count / 1_000)k" : "\(count)"
+    }
+
+    // MARK: Memory
+
+    public static var residentBefore: BenchmarkMetric { BenchmarkMetric.custom("RSS before (KB)", polarity: .prefersSmaller, useScalingFactor: false) }
+    public static var residentAfter: BenchmarkMetric { BenchmarkMetric.custom("RSS after (KB)", polarity: .prefersSmaller, useScalingFactor: false) }
+    public static var residentGrowth: BenchmarkMetric { BenchmarkMetric.custom("RSS growth (KB)", polarity: .prefersSmaller, useScalingFactor: false) }
+
+    /// The resident set size of this process in kilobytes, from `/proc/self/statm` (Linux), or 0
+    /// where that file does not exist.
+    public static func residentKilobytes() -> Int {
+        guard
+            let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+            let pages = statm.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_024
+    }
+
+    /// Runs `resolves` calls of `body` between two readings of the resident set size and reports
+    /// them as the memory scenario's custom metrics.
+    public static func measureResidentGrowth(
+        _ benchmark: Benchmark,
+        resolves: Int = memoryResolves,
+        _ body: () throws -> Void
+    ) rethrows {
+        let before = residentKilobytes()
+        benchmark.startMeasurement()
+        for _ in 0..<resolves {
+            try body()
+        }
+        benchmark.stopMeasurement()
+        let after = residentKilobytes()
+        benchmark.measurement(residentBefore, before)
+        benchmark.measurement(residentAfter, after)
+        benchmark.measurement(residentGrowth, max(0, after - before))
+    }
+
+    // MARK: Threads
+
+    /// Splits `total` operations evenly across `threads` threads, runs them at the same time and
+    /// returns when all have finished. Thread start-up is paid for one thread too, so the two
+    /// variants differ only in how the work is shared.
+    public static func runSplit(
+        threads: Int,
+        total: Int,
+        _ work: @escaping @Sendable (_ count: Int) -> Void
+    ) {
+        let share = total / threads
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            Thread {
+                work(share)
+                group.leave()
+            }.start()
+        }
+        group.wait()
+    }
+}
