@@ -64,7 +64,7 @@ package final class AsyncResolution: Sendable {
 
 /// The `.graph` instances of one async top-level resolve.
 package final class GraphInstances: Sendable {
-    private let slots = Mutex<[ObjectIdentifier: InstanceSlot]>([:])
+    private let slots = Lock<[ObjectIdentifier: InstanceSlot]>([:])
 
     func slot(for registration: Registration) -> InstanceSlot {
         slots.withLock { slots in

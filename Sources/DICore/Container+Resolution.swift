@@ -22,9 +22,9 @@ extension Container: Resolver {
         var closed = false
         while true {
             let registry = container.registry
-            let found = registry.withTable { table -> Unmanaged<Registration>? in
+            let (found, hasPending) = registry.withTable { table, hasPending -> (Unmanaged<Registration>?, Bool) in
                 if container === self { closed = table.isClosed }
-                return table.find(key, hash: hash)
+                return (table.find(key, hash: hash), hasPending)
             }
             if let found {
                 if !closed, let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {
@@ -32,7 +32,7 @@ extension Container: Resolver {
                 }
                 return try resolve(found.takeUnretainedValue(), from: container, as: Service.self)
             }
-            if registry.hasPending || closed { return try resolveLookingEverywhere(key, as: Service.self) }
+            if hasPending || closed { return try resolveLookingEverywhere(key, as: Service.self) }
             guard let parent = container.parent else { return try resolveLookingEverywhere(key, as: Service.self) }
             container = parent
         }

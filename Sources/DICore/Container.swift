@@ -28,8 +28,8 @@ public final class Container: Sendable {
     public let tags: Set<String>
 
     @usableFromInline package let registry = Registry()
-    private let childList = Mutex<[WeakContainer]>([])
-    private let held = Mutex<[HeldInstance]>([])
+    private let childList = Lock<[WeakContainer]>([])
+    private let held = Lock<[HeldInstance]>([])
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
     package let slots = SlotStore()
 
@@ -138,7 +138,7 @@ private final class WeakContainer: Sendable {
 
 /// Per-container instance slots, keyed by registration, for lifetimes that keep one instance per container.
 package final class SlotStore: Sendable {
-    private let slots = Mutex<[ObjectIdentifier: InstanceSlot]>([:])
+    private let slots = Lock<[ObjectIdentifier: InstanceSlot]>([:])
 
     /// The slot for `registration`, created with `make` on first use.
     package func slot(for registration: Registration, make: () -> InstanceSlot) -> InstanceSlot {

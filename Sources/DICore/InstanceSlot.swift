@@ -30,8 +30,8 @@ package final class InstanceSlot: Sendable {
     /// `Unmanaged<InstanceBox<Service>>` bits, retained; `0` until built. Only for `lockFreeReads` slots.
     @usableFromInline package let published = Atomic<UInt>(0)
     private let lockFreeReads: Bool
-    private let state = Mutex(State())
-    private let gate = Mutex(())
+    private let state = Lock(State())
+    private let gate = Lock(())
 
     private struct State {
         /// `Unmanaged` bits of the box, retained by the state; `0` when empty. Bits, not a reference, so that
