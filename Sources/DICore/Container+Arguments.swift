@@ -66,13 +66,12 @@ extension Container {
             return try resolve(registration, from: owner, as: type)
         }
         let factory = unsafeDowncast(registration.body, to: ArgumentFactoryBox<Service, repeat each Argument>.self)
-        let stack = ResolutionStack.current
-        try stack.push(registration, in: self, requested: type)
-        defer { stack.pop() }
+        let stack = try ResolutionStack.enter(registration, in: self, requested: type)
+        defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
         do {
             return try factory.make(self, repeat each arguments)
         } catch {
-            throw Self.wrap(error, path: stack.path)
+            throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
         }
     }
 

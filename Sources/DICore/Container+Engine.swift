@@ -31,17 +31,7 @@ extension Container {
         if isClosed { throw closedError(type, name: registration.key.name) }
         switch registration.kind {
         case .factory:
-            if case .transient = registration.scope.kind {
-                let factory = unsafeDowncast(registration.body, to: FactoryBox<Service>.self)
-                let stack = ResolutionStack.current
-                try stack.push(registration, in: self, requested: type)
-                defer { stack.pop() }
-                do {
-                    return try factory.make(self)
-                } catch {
-                    throw Self.wrap(error, path: stack.path)
-                }
-            }
+            if registration.shortcut == .transient { return try buildTransient(registration, as: type) }
             let box = try instanceBox(of: registration, from: owner, requested: type)
             return unsafeDowncast(box, to: InstanceBox<Service>.self).value
         case .alias(let target):
@@ -116,13 +106,12 @@ extension Container {
                     + "resolveAsync from an async context."
             )
         }
-        let stack = ResolutionStack.current
-        try stack.push(registration, in: dependencies, requested: requested)
-        defer { stack.pop() }
+        let stack = try ResolutionStack.enter(registration, in: dependencies, requested: requested)
+        defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
         do {
             return try makeBox(dependencies)
         } catch {
-            throw Self.wrap(error, path: stack.path)
+            throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
         }
     }
 
