@@ -19,6 +19,8 @@ extension Container {
     ///     satisfy each other.
     ///   - scope: The lifetime; `.transient` by default.
     ///   - overridable: `false` makes every later registration of this key throw.
+    ///   - fileID: The file of the registration, printed in diagnostics; leave the default.
+    ///   - line: The line of the registration, printed in diagnostics; leave the default.
     ///   - factory: Builds the service; it resolves dependencies through its `Resolver` argument.
     /// - Returns: A handle for adding aliases with `implements(_:)`.
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).
