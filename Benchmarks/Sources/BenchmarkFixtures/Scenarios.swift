@@ -45,16 +45,30 @@ public enum Scenario {
         )
     }
 
-    /// The memory scenario: a single run of ``memoryResolves`` resolves, reporting the resident
-    /// set size before and after.
+    /// The memory scenario: one warm-up iteration, then ``memoryResolves`` resolves in
+    /// ``memoryIterations`` measured iterations, with the resident set size read after the
+    /// warm-up (so the process, the container and package-benchmark itself have settled) and after
+    /// the last. Each iteration stays well under a second, so package-benchmark also records a
+    /// throughput, which its JMH export needs.
     public static var memory: Benchmark.Configuration {
         Benchmark.Configuration(
             metrics: [.wallClock, .throughput, residentBefore, residentAfter, residentGrowth],
-            warmupIterations: 0,
+            warmupIterations: 1,
             scalingFactor: .one,
-            maxDuration: .seconds(60),
-            maxIterations: 1
+            maxDuration: .seconds(300),
+            maxIterations: memoryIterations
         )
+    }
+
+    /// The failed-lookup scenarios: 1,000 lookups per iteration in the small table, one in the
+    /// large one (a slow contender takes milliseconds per lookup there).
+    public static func missing(tableSize: Int) -> Benchmark.Configuration {
+        tableSize <= 10 ? micro : macro(maxDuration: .seconds(1), maxIterations: 500)
+    }
+
+    /// The register-and-resolve scenarios: one whole run (register all, resolve all) per iteration.
+    public static var registerResolve: Benchmark.Configuration {
+        macro(maxDuration: .seconds(1), maxIterations: 20)
     }
 
     // MARK: Sizes
@@ -69,6 +83,8 @@ public enum Scenario {
     public static let threadGraphResolves = 40_000
     /// Resolves in the memory scenario.
     public static let memoryResolves = 10_000_000
+    /// Measured iterations the memory scenario's resolves are spread over.
+    public static let memoryIterations = 100
 
     /// The names `service-0`, `service-1`, … built outside the measured region.
     public static func serviceNames(_ count: Int) -> [String] {
@@ -96,23 +112,27 @@ public enum Scenario {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_024
     }
 
-    /// Runs `resolves` calls of `body` between two readings of the resident set size and reports
-    /// them as the memory scenario's custom metrics.
+    /// Runs one iteration of the memory scenario: ``memoryResolves`` / ``memoryIterations`` calls
+    /// of `body`. The first call (the warm-up) ends by reading the resident set size; the call that
+    /// completes ``memoryResolves`` more resolves reads it again and reports both, and the growth,
+    /// as the scenario's custom metrics.
     public static func measureResidentGrowth(
         _ benchmark: Benchmark,
-        resolves: Int = memoryResolves,
+        _ tracker: ResidentTracker,
         _ body: () throws -> Void
     ) rethrows {
-        let before = residentKilobytes()
-        benchmark.startMeasurement()
-        for _ in 0..<resolves {
+        for _ in 0..<(memoryResolves / memoryIterations) {
             try body()
         }
-        benchmark.stopMeasurement()
-        let after = residentKilobytes()
-        benchmark.measurement(residentBefore, before)
-        benchmark.measurement(residentAfter, after)
-        benchmark.measurement(residentGrowth, max(0, after - before))
+        tracker.iterations += 1
+        if tracker.iterations == 1 {
+            tracker.before = residentKilobytes()
+        } else if tracker.iterations == memoryIterations + 1 {
+            let after = residentKilobytes()
+            benchmark.measurement(residentBefore, tracker.before)
+            benchmark.measurement(residentAfter, after)
+            benchmark.measurement(residentGrowth, max(0, after - tracker.before))
+        }
     }
 
     // MARK: Threads
@@ -136,4 +156,13 @@ public enum Scenario {
         }
         group.wait()
     }
+}
+
+/// The memory scenario's state, made by the benchmark's setup: the resident set size after the
+/// warm-up iteration and the iterations done so far.
+public final class ResidentTracker {
+    var before = 0
+    var iterations = 0
+
+    public init() {}
 }
