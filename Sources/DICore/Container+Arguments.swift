@@ -66,14 +66,19 @@ extension Container {
             return try resolve(registration, from: owner, as: type)
         }
         let factory = unsafeDowncast(registration.body, to: ArgumentFactoryBox<Service, repeat each Argument>.self)
-        let stack = ResolutionStack.current
-        try stack.push(registration, in: self, requested: type)
-        defer { stack.pop() }
+        let value: Service
         do {
-            return try factory.make(self, repeat each arguments)
-        } catch {
-            throw Self.wrap(error, path: stack.path)
+            let stack = ResolutionStack.current
+            try stack.push(registration, in: self, requested: type)
+            defer { stack.pop() }
+            do {
+                value = try factory.make(self, repeat each arguments)
+            } catch {
+                throw Self.wrap(error, path: stack.path)
+            }
         }
+        if registry.needsSlowPath { reportResolved(registration, heldBy: owner, instance: value) }
+        return value
     }
 
     /// Resolves a service registered with one runtime argument.

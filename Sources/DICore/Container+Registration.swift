@@ -91,7 +91,8 @@ extension Container {
         )
     }
 
-    /// Adds a registration after checking its lifetime and the registrations it would replace.
+    /// Adds a registration after checking its lifetime and the registrations it would replace, then tells
+    /// the behaviours.
     package func add(_ registration: Registration) throws(RegistrationError) {
         if case .lifetime(let lifetime) = registration.scope.kind {
             try lifetime.validate(registration)
@@ -101,10 +102,17 @@ extension Container {
             try self.check(registration, replacing: existing)
         }
         if let replaced { released(replaced) }
+        try reportRegistered([registration])
     }
 
-    /// Adds several registrations, all or none.
+    /// Adds several registrations, all or none, then tells the behaviours.
     package func add(all registrations: [Registration]) throws(RegistrationError) {
+        try insertNow(all: registrations)
+        try reportRegistered(registrations)
+    }
+
+    /// Adds several registrations, all or none, at once, without telling the behaviours.
+    package func insertNow(all registrations: [Registration]) throws(RegistrationError) {
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
                 try lifetime.validate(registration)

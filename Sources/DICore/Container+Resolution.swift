@@ -19,20 +19,21 @@ extension Container: Resolver {
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
         var container = self
-        var closed = false
+        // Closed or observed (a `ResolutionBehavior`): the asking container's table says so in one flag.
+        var slow = false
         while true {
             let registry = container.registry
             let found = registry.withTable { table -> Unmanaged<Registration>? in
-                if container === self { closed = table.isClosed }
+                if container === self { slow = table.needsSlowPath }
                 return table.find(key, hash: hash)
             }
             if let found {
-                if !closed, let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {
+                if !slow, let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {
                     return value
                 }
                 return try resolve(found.takeUnretainedValue(), from: container, as: Service.self)
             }
-            if registry.hasPending || closed { return try resolveLookingEverywhere(key, as: Service.self) }
+            if registry.hasPending || slow { return try resolveLookingEverywhere(key, as: Service.self) }
             guard let parent = container.parent else { return try resolveLookingEverywhere(key, as: Service.self) }
             container = parent
         }
