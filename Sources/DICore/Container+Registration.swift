@@ -92,8 +92,9 @@ extension Container {
     }
 
     /// Adds a registration after checking its lifetime and the registrations it would replace, then tells
-    /// the behaviours.
+    /// the behaviours. Inside `apply(_:)` of assemblies, the registration is staged instead.
     package func add(_ registration: Registration) throws(RegistrationError) {
+        if try staged([registration]) { return }
         if case .lifetime(let lifetime) = registration.scope.kind {
             try lifetime.validate(registration)
         }
@@ -105,13 +106,15 @@ extension Container {
         try reportRegistered([registration])
     }
 
-    /// Adds several registrations, all or none, then tells the behaviours.
+    /// Adds several registrations, all or none, then tells the behaviours. Inside `apply(_:)` of
+    /// assemblies, the registrations are staged instead.
     package func add(all registrations: [Registration]) throws(RegistrationError) {
+        if try staged(registrations) { return }
         try insertNow(all: registrations)
         try reportRegistered(registrations)
     }
 
-    /// Adds several registrations, all or none, at once, without telling the behaviours.
+    /// Adds several registrations, all or none, at once: no staging, no behaviours.
     package func insertNow(all registrations: [Registration]) throws(RegistrationError) {
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
@@ -130,7 +133,7 @@ extension Container {
         Self.dispose(releaseHeld(of: registration))
     }
 
-    private func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
+    func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
         guard let existing else { return }
         let service = registration.displayName
         if !existing.overridable {
@@ -159,7 +162,7 @@ extension Container {
         }
     }
 
-    private func checkAncestors(allow registration: Registration) throws(RegistrationError) {
+    func checkAncestors(allow registration: Registration) throws(RegistrationError) {
         var current = parent
         while let ancestor = current {
             if let existing = ancestor.registry.registration(for: registration.key), !existing.overridable {
