@@ -246,6 +246,31 @@ private func same(_ type: Any.Type?, _ other: Any.Type) -> Bool {
         #expect(!unrelated.registry.needsSlowPath)
     }
 
+    @Test func childrenCreatedWhileAResolutionBehaviourIsAddedAllObserve() async {
+        for _ in 0..<20 {
+            let app = Container(name: "app")
+            let made = await withTaskGroup(of: [Container].self) { group in
+                for worker in 0..<3 {
+                    group.addTask {
+                        (0..<30).flatMap { index -> [Container] in
+                            let child = app.child(name: "c\(worker)-\(index)")
+                            return [child, child.child(name: "g\(worker)-\(index)")]
+                        }
+                    }
+                }
+                group.addTask {
+                    app.addBehavior(ResolutionRecorder())
+                    return []
+                }
+                var all: [Container] = []
+                for await containers in group { all += containers }
+                return all
+            }
+            #expect(made.count == 180)
+            #expect(made.allSatisfy { $0.registry.needsSlowPath })
+        }
+    }
+
     @Test func aResolutionBehaviourIsToldAboutEveryResolveIncludingBuiltSingletons() throws {
         let app = Container(name: "app")
         try app.register((any Logger).self, scope: .singleton) { _ in ConsoleLogger() }
