@@ -56,6 +56,7 @@ private struct ClockAndCache: RegistrationComponent {
             Transient(Formatter.self) { _ in Formatter() }
             Register(Cache.self, scope: .singleton) { _ in Cache() }
             Register(ConsoleLogger.self) { _ in ConsoleLogger() }
+            Register(Formatter.self, name: "not Sendable") { _ in Formatter() }
         }
 
         let clock = try app.resolve((any Clock).self)
@@ -63,6 +64,8 @@ private struct ClockAndCache: RegistrationComponent {
         #expect(try app.resolve(Formatter.self) !== app.resolve(Formatter.self))
         #expect(try app.resolve(Cache.self) === app.resolve(Cache.self))
         #expect(try app.resolve(ConsoleLogger.self) !== app.resolve(ConsoleLogger.self))
+        let formatter = try app.resolve(Formatter.self, name: "not Sendable")
+        #expect(try app.resolve(Formatter.self, name: "not Sendable") !== formatter)
     }
 
     @Test func namesAndDependenciesWorkAsWithRegister() throws {
