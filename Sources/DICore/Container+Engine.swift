@@ -28,7 +28,16 @@ extension Container {
     func resolve<Service>(_ registration: Registration, from owner: Container, as type: Service.Type) throws
         -> Service
     {
-        if isClosed { throw closedError(type, name: registration.key.name) }
+        // One load of the published table, as the closed check alone cost: closed and observed containers
+        // share the flag.
+        if registry.needsSlowPath { return try resolveObserved(registration, from: owner, as: type) }
+        return try produce(registration, from: owner, as: type)
+    }
+
+    /// Resolves a registration found in `owner`, without the closed check and without reporting.
+    func produce<Service>(_ registration: Registration, from owner: Container, as type: Service.Type) throws
+        -> Service
+    {
         switch registration.kind {
         case .factory:
             if registration.shortcut == .transient { return try buildTransient(registration, as: type) }

@@ -19,16 +19,17 @@ extension Container: Resolver {
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
         var owner = Unmanaged.passUnretained(self)
-        var isClosed = false
+        // Closed or observed (a `ResolutionBehavior`): the asking container's table says so in one flag.
+        var isSlow = false
         var isFirst = true
         while true {
             // Containers and registrations are walked unretained: `self` keeps its ancestors alive, and each
             // table keeps its registrations alive, so the fast path does no reference counting of its own.
             let step = owner._withUnsafeGuaranteedRef { container in
                 container.registry.withTable { table, hasPending -> LookupStep in
-                    if isFirst { isClosed = table.isClosed }
+                    if isFirst { isSlow = table.needsSlowPath }
                     if let found = table.find(key, hash: hash) { return .found(found) }
-                    if hasPending || isClosed { return .slow }
+                    if hasPending || isSlow { return .slow }
                     guard let parent = container.parent else { return .slow }
                     return .parent(Unmanaged.passUnretained(parent))
                 }
@@ -36,7 +37,7 @@ extension Container: Resolver {
             isFirst = false
             switch step {
             case .found(let found):
-                if !isClosed {
+                if !isSlow {
                     switch found._withUnsafeGuaranteedRef({ $0.shortcut }) {
                     case .singleton:
                         if let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {

@@ -17,7 +17,13 @@ public enum Scenario {
             warmupIterations: 10,
             scalingFactor: .kilo,
             maxDuration: .milliseconds(600),
-            maxIterations: 2_000
+            maxIterations: 2_000,
+            thresholds: [
+                .wallClock: timeTolerance,
+                .throughput: timeTolerance,
+                // Allocation counts are exact: 10 extra per 1,000 operations is already a change.
+                .mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 10]),
+            ]
         )
     }
 
@@ -29,7 +35,13 @@ public enum Scenario {
             warmupIterations: 1,
             scalingFactor: .one,
             maxDuration: maxDuration,
-            maxIterations: maxIterations
+            maxIterations: maxIterations,
+            thresholds: [
+                .wallClock: timeTolerance,
+                .throughput: timeTolerance,
+                // Large registration runs vary by a few allocations between runs (runtime caches).
+                .mallocCountTotal: BenchmarkThresholds(relative: [.p90: 2]),
+            ]
         )
     }
 
@@ -41,7 +53,11 @@ public enum Scenario {
             warmupIterations: 2,
             scalingFactor: .one,
             maxDuration: .seconds(1),
-            maxIterations: 40
+            maxIterations: 40,
+            thresholds: [
+                .wallClock: threadTolerance,
+                .throughput: threadTolerance,
+            ]
         )
     }
 
@@ -56,7 +72,15 @@ public enum Scenario {
             warmupIterations: 1,
             scalingFactor: .one,
             maxDuration: .seconds(300),
-            maxIterations: memoryIterations
+            maxIterations: memoryIterations,
+            thresholds: [
+                .wallClock: threadTolerance,
+                .throughput: threadTolerance,
+                residentBefore: BenchmarkThresholds(relative: [.p90: 25]),
+                residentAfter: BenchmarkThresholds(relative: [.p90: 25]),
+                // Growth is the point: 2 MB more than the recorded run is a leak.
+                residentGrowth: BenchmarkThresholds(absolute: [.p90: 2_048]),
+            ]
         )
     }
 
@@ -69,6 +93,23 @@ public enum Scenario {
     /// The register-and-resolve scenarios: one whole run (register all, resolve all) per iteration.
     public static var registerResolve: Benchmark.Configuration {
         macro(maxDuration: .seconds(1), maxIterations: 20)
+    }
+
+    // MARK: Regression tolerances
+
+    // `swift package benchmark thresholds check` compares a run with the p90 values recorded in
+    // Thresholds/ and reports any metric that moved by more than these. A metric without a
+    // tolerance here would be checked exactly. Time on a shared 2-core machine wanders, so the
+    // time tolerances are wide; allocation counts and memory growth are tight.
+
+    /// Wall clock and throughput of the single-threaded scenarios: ±35% at p90.
+    public static var timeTolerance: BenchmarkThresholds {
+        BenchmarkThresholds(relative: [.p90: 35])
+    }
+
+    /// Wall clock and throughput of the thread and memory scenarios (scheduler noise): ±60% at p90.
+    public static var threadTolerance: BenchmarkThresholds {
+        BenchmarkThresholds(relative: [.p90: 60])
     }
 
     // MARK: Sizes
