@@ -196,7 +196,7 @@ package final class InstanceSlot: Sendable {
                 for waiter in waiters { waiter.resume() }
                 return (try result.get(), true)
             case .wait(let owner):
-                try await BuildWaits.shared.wait(resolution, for: owner, building: registration) {
+                let waitForBuilder = { [self] in
                     await withCheckedContinuation { continuation in
                         let finished = state.withLock { state in
                             guard state.builder == owner else { return true }
@@ -204,6 +204,16 @@ package final class InstanceSlot: Sendable {
                             return false
                         }
                         if finished { continuation.resume() }
+                    }
+                }
+                if owner == token {
+                    // A sibling task of the same factory (`async let`, a task group) is building it. A build
+                    // runs in a node of its own, so a request from inside it never has the requester's token:
+                    // the sibling waits for a build it is not part of, which cannot be a cycle.
+                    await waitForBuilder()
+                } else {
+                    try await BuildWaits.shared.wait(resolution, for: owner, building: registration) {
+                        await waitForBuilder()
                     }
                 }
             }
