@@ -42,11 +42,13 @@ extension Container {
     }
 
     /// Takes the instances out of `held`, oldest first. A resettable slot is emptied, so that an instance
-    /// released by two parties at once (a reset racing a close) is handed to only one of them.
+    /// released by two parties at once (a reset racing a close) is handed to only one of them; a singleton's
+    /// slot is never emptied (it is read without a lock) and is released once, with its registration.
     package static func take(_ held: [HeldInstance]) -> [Any] {
         held.compactMap { instance in
-            (instance.slot.reset() ?? instance.slot.current(instance.registration))
-                .map(instance.registration.erased.unbox)
+            let registration = instance.registration
+            let box = instance.slot === registration.singleton ? instance.slot.current(registration) : instance.slot.reset()
+            return box.map(registration.erased.unbox)
         }
     }
 
