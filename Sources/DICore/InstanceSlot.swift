@@ -31,7 +31,11 @@ package final class InstanceSlot: Sendable {
     @usableFromInline package let published = Atomic<UInt>(0)
     private let lockFreeReads: Bool
     private let state = Lock(State())
-    private let gate = Lock(())
+    /// Held by the builder while its factory runs. Its state is a dummy `Bool`, not `()`: with `Lock<()>`,
+    /// ThreadSanitizer reported "Swift access race" on the lock object's own address (the inout access to
+    /// the zero-sized state against an unlocked 8-byte read in `withLock`) whenever threads met at the gate;
+    /// a state with a size makes those reports go away.
+    private let gate = Lock(false)
 
     private struct State {
         /// `Unmanaged` bits of the box, retained by the state; `0` when empty. Bits, not a reference, so that
