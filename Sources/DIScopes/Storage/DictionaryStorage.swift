@@ -19,19 +19,47 @@ public final class DictionaryStorage: InstanceStorage {
     private let instances = Lock<[InstanceKey: StoredInstance]>([:])
 
     /// Creates an empty storage.
+    ///
+    /// ```swift
+    /// let session = Scope.custom("session", storage: DictionaryStorage())
+    /// ```
     public init() {}
 
     /// The instance stored under `key`, if any.
+    ///
+    /// ```swift
+    /// let cached = storage.instance(for: key)?.value as? Inbox
+    /// ```
+    ///
+    /// - Parameter key: The registration's key.
+    /// - Returns: The stored instance, or `nil`.
     public func instance(for key: InstanceKey) -> StoredInstance? {
         instances.withLock { $0[key] }
     }
 
     /// Keeps `instance` under `key`, replacing what was there.
+    ///
+    /// The container calls this after building an instance; you rarely call it yourself:
+    ///
+    /// ```swift
+    /// other.store(instance, for: key)   // e.g. move an instance between two storages
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - instance: The instance the container built.
+    ///   - key: The registration's key.
     public func store(_ instance: StoredInstance, for key: InstanceKey) {
         instances.withLock { $0[key] = instance }
     }
 
     /// Forgets the instance stored under `key` and returns it.
+    ///
+    /// ```swift
+    /// (storage.release(key)?.value as? any Disposable)?.dispose()
+    /// ```
+    ///
+    /// - Parameter key: The registration's key.
+    /// - Returns: The instance that was stored, or `nil`.
     public func release(_ key: InstanceKey) -> StoredInstance? {
         instances.withLock { $0.removeValue(forKey: key) }
     }
@@ -50,5 +78,9 @@ public final class DictionaryStorage: InstanceStorage {
     }
 
     /// How many instances the storage keeps.
+    ///
+    /// ```swift
+    /// print("\(storage.count) services live for this user")
+    /// ```
     public var count: Int { instances.withLock { $0.count } }
 }

@@ -15,9 +15,17 @@ import Synchronization
 /// }
 /// ```
 public struct InstanceKey: Hashable, Sendable, CustomStringConvertible {
-    /// The service as people write it: `Logger "primary"`.
+    /// The service as people write it, for messages; not an identity.
+    ///
+    /// ```swift
+    /// key.service   // Logger "primary"
+    /// ```
     public let service: String
-    /// The name of the container the service is registered in.
+    /// The name of the container the service is registered in, for messages; not an identity.
+    ///
+    /// ```swift
+    /// key.container   // app
+    /// ```
     public let container: String
     /// The registration's sequence number: unique for the process's life, never reused.
     let id: Int
@@ -37,10 +45,24 @@ public struct InstanceKey: Hashable, Sendable, CustomStringConvertible {
 
     private static let probes = Atomic<Int>(0)
 
-    /// `Logger "primary" in app`.
+    /// The service and its container, for logs.
+    ///
+    /// ```swift
+    /// print(key)   // Logger "primary" in app
+    /// ```
     public var description: String { "\(service) in \(container)" }
 
+    /// Whether both keys stand for the same registration (their texts may be equal for different ones).
+    ///
+    /// ```swift
+    /// storage.instance(for: key)?.key == key   // always true for a storage that follows the rules
+    /// ```
     public static func == (lhs: InstanceKey, rhs: InstanceKey) -> Bool { lhs.id == rhs.id }
 
+    /// Hashes the registration identity, so that keys can index a dictionary.
+    ///
+    /// ```swift
+    /// var instances: [InstanceKey: StoredInstance] = [:]
+    /// ```
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -36,11 +36,19 @@
 public protocol InstanceStorage: Sendable {
     /// The instance stored under `key`, or `nil` to have the container build one.
     ///
+    /// ```swift
+    /// func instance(for key: InstanceKey) -> StoredInstance? { instances.withLock { $0[key] } }
+    /// ```
+    ///
     /// - Parameter key: Identifies one registration of one service.
     /// - Returns: What ``store(_:for:)`` stored under `key`, if the storage still has it.
     func instance(for key: InstanceKey) -> StoredInstance?
 
     /// Keeps `instance` under `key`, replacing anything stored under it before.
+    ///
+    /// ```swift
+    /// func store(_ instance: StoredInstance, for key: InstanceKey) { instances.withLock { $0[key] = instance } }
+    /// ```
     ///
     /// - Parameters:
     ///   - instance: The instance the container just built.
@@ -48,6 +56,10 @@ public protocol InstanceStorage: Sendable {
     func store(_ instance: StoredInstance, for key: InstanceKey)
 
     /// Forgets the instance stored under `key` and returns it, so that the container can dispose it.
+    ///
+    /// ```swift
+    /// func release(_ key: InstanceKey) -> StoredInstance? { instances.withLock { $0.removeValue(forKey: key) } }
+    /// ```
     ///
     /// - Parameter key: Identifies one registration of one service.
     /// - Returns: The instance that was stored, or `nil` if there was none.

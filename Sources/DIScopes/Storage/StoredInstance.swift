@@ -12,6 +12,10 @@ import DICore
 /// ```
 public final class StoredInstance: Sendable, CustomStringConvertible {
     /// The key it was built for.
+    ///
+    /// ```swift
+    /// print(instance.key)   // Inbox in app
+    /// ```
     public let key: InstanceKey
     /// `Unmanaged` bits of the instance's box, retained until `deinit`. Kept as bits, as `InstanceSlot` does,
     /// so that the class is `Sendable` without claiming anything about the box: only services registered
@@ -42,8 +46,16 @@ public final class StoredInstance: Sendable, CustomStringConvertible {
     }
 
     /// The instance itself, for example to check whether it is `Disposable`.
+    ///
+    /// ```swift
+    /// (instance.value as? any Disposable)?.dispose()
+    /// ```
     public var value: Any { unbox(box) }
 
-    /// `Logger "primary" in app: ConsoleLogger`.
+    /// The key and the instance's type, for logs.
+    ///
+    /// ```swift
+    /// print(instance)   // Logger "primary" in app: ConsoleLogger
+    /// ```
     public var description: String { "\(key): \(type(of: value))" }
 }
