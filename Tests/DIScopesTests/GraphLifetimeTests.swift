@@ -126,4 +126,20 @@ import Testing
         tree.app.close()
         #expect(tree.log.entries.isEmpty)
     }
+
+    @Test func twoNamesOfOneTypeNeverShareAnInstanceWithinAResolve() throws {
+        let app = Container(name: "app")
+        try app.register(UnitOfWork.self, name: "orders", scope: .graph) { _ in UnitOfWork() }
+        try app.register(UnitOfWork.self, name: "stock", scope: .graph) { _ in UnitOfWork() }
+        try app.register(PlaceOrder.self) { r in
+            PlaceOrder(
+                orders: Orders(try r.resolve(UnitOfWork.self, name: "orders")),
+                stock: Stock(try r.resolve(UnitOfWork.self, name: "stock")),
+                work: try r.resolve(UnitOfWork.self, name: "orders")
+            )
+        }
+        let order = try app.resolve(PlaceOrder.self)
+        #expect(order.orders.work !== order.stock.work)
+        #expect(order.orders.work === order.work)
+    }
 }

@@ -106,4 +106,14 @@ import Testing
         #expect(try await app.resolveAsync(AppRouter.self) === router)
         #expect(builds.value == 1)
     }
+
+    @Test func twoNamesOfOneTypeNeverShareAnInstance() throws {
+        let app = Container(name: "app")
+        try app.register(AppRouter.self, name: "main", scope: .weak) { _ in AppRouter() }
+        try app.register(AppRouter.self, name: "modal", scope: .weak) { _ in AppRouter() }
+        let main = try app.resolve(AppRouter.self, name: "main")
+        let modal = try app.resolve(AppRouter.self, name: "modal")
+        #expect(main !== modal)
+        #expect(try app.resolve(AppRouter.self, name: "main") === main)
+    }
 }
