@@ -93,7 +93,7 @@ package struct ResolutionScope {
     package func graphSlot(for registration: Registration) -> InstanceSlot {
         switch storage {
         case .thread(let stack):
-            if let outer = stack.asyncOuter ?? (stack.frames.isEmpty ? AsyncResolution.currentIfActive : nil) {
+            if let outer = stack.asyncOuter ?? (stack.isEmpty ? AsyncResolution.currentIfActive : nil) {
                 return outer.graph.slot(for: registration)
             }
             let id = ObjectIdentifier(registration)

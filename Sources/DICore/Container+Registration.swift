@@ -19,6 +19,8 @@ extension Container {
     ///     satisfy each other.
     ///   - scope: The lifetime; `.transient` by default.
     ///   - overridable: `false` makes every later registration of this key throw.
+    ///   - fileID: The file of the registration, printed in diagnostics; leave the default.
+    ///   - line: The line of the registration, printed in diagnostics; leave the default.
     ///   - factory: Builds the service; it resolves dependencies through its `Resolver` argument.
     /// - Returns: A handle for adding aliases with `implements(_:)`.
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).
@@ -91,8 +93,10 @@ extension Container {
         )
     }
 
-    /// Adds a registration after checking its lifetime and the registrations it would replace.
+    /// Adds a registration after checking its lifetime and the registrations it would replace, then tells
+    /// the behaviours. Inside `apply(_:)` of assemblies, the registration is staged instead.
     package func add(_ registration: Registration) throws(RegistrationError) {
+        if try staged([registration]) { return }
         if case .lifetime(let lifetime) = registration.scope.kind {
             try lifetime.validate(registration, in: self)
         }
@@ -101,10 +105,19 @@ extension Container {
             try self.check(registration, replacing: existing)
         }
         if let replaced { released(replaced) }
+        try reportRegistered([registration])
     }
 
-    /// Adds several registrations, all or none.
+    /// Adds several registrations, all or none, then tells the behaviours. Inside `apply(_:)` of
+    /// assemblies, the registrations are staged instead.
     package func add(all registrations: [Registration]) throws(RegistrationError) {
+        if try staged(registrations) { return }
+        try insertNow(all: registrations)
+        try reportRegistered(registrations)
+    }
+
+    /// Adds several registrations, all or none, at once: no staging, no behaviours.
+    package func insertNow(all registrations: [Registration]) throws(RegistrationError) {
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
                 try lifetime.validate(registration, in: self)
@@ -135,7 +148,7 @@ extension Container {
         Self.dispose(values: Self.take(held) + lifetime.release(registration, in: self))
     }
 
-    private func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
+    func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
         guard let existing else { return }
         let service = registration.displayName
         if !existing.overridable {
@@ -164,7 +177,7 @@ extension Container {
         }
     }
 
-    private func checkAncestors(allow registration: Registration) throws(RegistrationError) {
+    func checkAncestors(allow registration: Registration) throws(RegistrationError) {
         var current = parent
         while let ancestor = current {
             if let existing = ancestor.registry.registration(for: registration.key), !existing.overridable {

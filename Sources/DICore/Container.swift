@@ -32,6 +32,8 @@ public final class Container: Sendable {
     private let held = Lock<[HeldInstance]>([])
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
     package let slots = SlotStore()
+    /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
+    package let behaviors = BehaviorStore()
 
     /// Creates a root container.
     ///
@@ -66,6 +68,7 @@ public final class Container: Sendable {
             list.removeAll { $0.container == nil }
             list.append(WeakContainer(child))
         }
+        child.inheritBehaviors(from: self)
         return child
     }
 

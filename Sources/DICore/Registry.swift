@@ -145,14 +145,36 @@ package final class Registry: Sendable {
 
     package var isClosed: Bool { withTable { $0.isClosed } }
 
-    private func publish(_ state: inout State, replacing _: Registration?, closing: Bool = false) {
+    /// Publishes a table that sends resolves to the slow path, which reports them to resolution behaviours.
+    package func observeResolutions() {
+        state.withLock { state in
+            guard !state.table.observesResolutions else { return }
+            publish(&state, replacing: nil, observing: true)
+        }
+    }
+
+    package var observesResolutions: Bool { withTable { $0.observesResolutions } }
+
+    /// Whether resolves must take the slow path (closed, or observed); one load of the published table.
+    package var needsSlowPath: Bool { withTable { $0.needsSlowPath } }
+
+    private func publish(
+        _ state: inout State,
+        replacing _: Registration?,
+        closing: Bool = false,
+        observing: Bool = false
+    ) {
         var merged = state.table.registrations
         if !state.pending.isEmpty {
             merged.removeAll { state.pending[$0.key] != nil }
             merged += state.pending.values
             merged.sort { $0.sequence < $1.sequence }
         }
-        let table = RegistrationTable(merged, isClosed: closing || state.table.isClosed)
+        let table = RegistrationTable(
+            merged,
+            isClosed: closing || state.table.isClosed,
+            observesResolutions: observing || state.table.observesResolutions
+        )
         state.retired.append(state.table)
         state.table = table
         state.pending.removeAll(keepingCapacity: true)

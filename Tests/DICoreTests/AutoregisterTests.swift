@@ -33,3 +33,29 @@ import Testing
         #expect(pair.number == 3 && pair.text == "three")
     }
 }
+
+@Suite struct RegistrationInspectionTests {
+    @Test func autoregisterRecordsItsParameterTypesAsDependencies() throws {
+        struct Pair: Sendable {
+            let number: Int
+            let text: String
+        }
+        let app = Container(name: "app")
+        try app.autoregister(Pair.self) { (number: Int, text: String) in Pair(number: number, text: text) }
+        try app.register(Int.self) { _ in 1 }
+        let infos = app.registrations
+        #expect(infos.map(\.displayName) == ["Pair", "Int"])
+        #expect(infos[0].dependencies == [Dependency(Int.self), Dependency(String.self)])
+        #expect(infos[1].dependencies.isEmpty)
+        #expect(infos[0].location.fileID == "DICoreTests/AutoregisterTests.swift")
+    }
+
+    @Test func registrationsListsOnlyTheContainersOwn() throws {
+        let app = Container(name: "app")
+        try app.register(Int.self) { _ in 1 }
+        let child = app.child(name: "child")
+        try child.register(String.self, name: "s") { _ in "" }
+        #expect(child.registrations.map(\.displayName) == ["String \"s\""])
+        #expect(child.registrations.first?.container == "child")
+    }
+}

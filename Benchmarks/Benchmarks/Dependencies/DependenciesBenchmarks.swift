@@ -114,10 +114,12 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Dependencies.memory-10M-resolves", configuration: Scenario.memory) { benchmark in
-        Scenario.measureResidentGrowth(benchmark) {
+    Benchmark("Dependencies.memory-10M-resolves", configuration: Scenario.memory) { benchmark, tracker in
+        Scenario.measureResidentGrowth(benchmark, tracker) {
             @Dependency(\.makeCache) var makeCache
             blackHole(makeCache())
         }
+    } setup: {
+        ResidentTracker()
     }
 }

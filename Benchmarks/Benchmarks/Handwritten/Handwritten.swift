@@ -98,7 +98,10 @@ let benchmarks: @Sendable () -> Void = {
             registry.register(name) { Cache() }
         }
         let table = registry
-        Benchmark("Handwritten.resolve-missing-\(Scenario.label(size))", configuration: Scenario.micro) { benchmark in
+        Benchmark(
+            "Handwritten.resolve-missing-\(Scenario.label(size))",
+            configuration: Scenario.missing(tableSize: size)
+        ) { benchmark in
             for _ in benchmark.scaledIterations {
                 do {
                     blackHole(try table.resolve("missing"))
@@ -112,7 +115,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in Scenario.registerResolveSizes {
         Benchmark(
             "Handwritten.register-resolve-\(Scenario.label(size))",
-            configuration: Scenario.macro(maxDuration: .seconds(1), maxIterations: 20)
+            configuration: Scenario.registerResolve
         ) { benchmark, names in
             var registry = Registry()
             for name in names {
@@ -143,9 +146,11 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Handwritten.memory-10M-resolves", configuration: Scenario.memory) { benchmark in
-        Scenario.measureResidentGrowth(benchmark) {
+    Benchmark("Handwritten.memory-10M-resolves", configuration: Scenario.memory) { benchmark, tracker in
+        Scenario.measureResidentGrowth(benchmark, tracker) {
             blackHole(Cache())
         }
+    } setup: {
+        ResidentTracker()
     }
 }

@@ -123,7 +123,7 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark(
             "Swinject.resolve-missing-\(Scenario.label(size))",
-            configuration: size <= 10 ? Scenario.micro : Scenario.macro(maxDuration: .seconds(1), maxIterations: 500)
+            configuration: Scenario.missing(tableSize: size)
         ) { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(table.resolve(Cache.self, name: "missing"))
@@ -134,7 +134,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in Scenario.registerResolveSizes {
         Benchmark(
             "Swinject.register-resolve-\(Scenario.label(size))",
-            configuration: Scenario.macro(maxDuration: .seconds(1), maxIterations: 20)
+            configuration: Scenario.registerResolve
         ) { benchmark, names in
             let container = Container()
             for name in names {
@@ -168,11 +168,13 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Registered with Swinject's default scope (`.graph`), as most Swinject code does.
-    Benchmark("Swinject.memory-10M-resolves", configuration: Scenario.memory) { benchmark in
+    Benchmark("Swinject.memory-10M-resolves", configuration: Scenario.memory) { benchmark, state in
+        Scenario.measureResidentGrowth(benchmark, state.tracker) {
+            blackHole(state.container.resolve(Cache.self)!)
+        }
+    } setup: {
         let container = Container()
         container.register(Cache.self) { _ in Cache() }
-        Scenario.measureResidentGrowth(benchmark) {
-            blackHole(container.resolve(Cache.self)!)
-        }
+        return (container: container, tracker: ResidentTracker())
     }
 }

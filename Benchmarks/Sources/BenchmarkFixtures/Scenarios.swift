@@ -17,7 +17,13 @@ public enum Scenario {
             warmupIterations: 10,
             scalingFactor: .kilo,
             maxDuration: .milliseconds(600),
-            maxIterations: 2_000
+            maxIterations: 2_000,
+            thresholds: [
+                .wallClock: timeTolerance,
+                .throughput: timeTolerance,
+                // Allocation counts are exact: 10 extra per 1,000 operations is already a change.
+                .mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 10]),
+            ]
         )
     }
 
@@ -29,7 +35,13 @@ public enum Scenario {
             warmupIterations: 1,
             scalingFactor: .one,
             maxDuration: maxDuration,
-            maxIterations: maxIterations
+            maxIterations: maxIterations,
+            thresholds: [
+                .wallClock: timeTolerance,
+                .throughput: timeTolerance,
+                // Large registration runs vary by a few allocations between runs (runtime caches).
+                .mallocCountTotal: BenchmarkThresholds(relative: [.p90: 2]),
+            ]
         )
     }
 
@@ -41,20 +53,63 @@ public enum Scenario {
             warmupIterations: 2,
             scalingFactor: .one,
             maxDuration: .seconds(1),
-            maxIterations: 40
+            maxIterations: 40,
+            thresholds: [
+                .wallClock: threadTolerance,
+                .throughput: threadTolerance,
+            ]
         )
     }
 
-    /// The memory scenario: a single run of ``memoryResolves`` resolves, reporting the resident
-    /// set size before and after.
+    /// The memory scenario: one warm-up iteration, then ``memoryResolves`` resolves in
+    /// ``memoryIterations`` measured iterations, with the resident set size read after the
+    /// warm-up (so the process, the container and package-benchmark itself have settled) and after
+    /// the last. Each iteration stays well under a second, so package-benchmark also records a
+    /// throughput, which its JMH export needs.
     public static var memory: Benchmark.Configuration {
         Benchmark.Configuration(
             metrics: [.wallClock, .throughput, residentBefore, residentAfter, residentGrowth],
-            warmupIterations: 0,
+            warmupIterations: 1,
             scalingFactor: .one,
-            maxDuration: .seconds(60),
-            maxIterations: 1
+            maxDuration: .seconds(300),
+            maxIterations: memoryIterations,
+            thresholds: [
+                .wallClock: threadTolerance,
+                .throughput: threadTolerance,
+                residentBefore: BenchmarkThresholds(relative: [.p90: 25]),
+                residentAfter: BenchmarkThresholds(relative: [.p90: 25]),
+                // Growth is the point: 2 MB more than the recorded run is a leak.
+                residentGrowth: BenchmarkThresholds(absolute: [.p90: 2_048]),
+            ]
         )
+    }
+
+    /// The failed-lookup scenarios: 1,000 lookups per iteration in the small table, one in the
+    /// large one (a slow contender takes milliseconds per lookup there).
+    public static func missing(tableSize: Int) -> Benchmark.Configuration {
+        tableSize <= 10 ? micro : macro(maxDuration: .seconds(1), maxIterations: 500)
+    }
+
+    /// The register-and-resolve scenarios: one whole run (register all, resolve all) per iteration.
+    public static var registerResolve: Benchmark.Configuration {
+        macro(maxDuration: .seconds(1), maxIterations: 20)
+    }
+
+    // MARK: Regression tolerances
+
+    // `swift package benchmark thresholds check` compares a run with the p90 values recorded in
+    // Thresholds/ and reports any metric that moved by more than these. A metric without a
+    // tolerance here would be checked exactly. Time on a shared 2-core machine wanders, so the
+    // time tolerances are wide; allocation counts and memory growth are tight.
+
+    /// Wall clock and throughput of the single-threaded scenarios: ±35% at p90.
+    public static var timeTolerance: BenchmarkThresholds {
+        BenchmarkThresholds(relative: [.p90: 35])
+    }
+
+    /// Wall clock and throughput of the thread and memory scenarios (scheduler noise): ±60% at p90.
+    public static var threadTolerance: BenchmarkThresholds {
+        BenchmarkThresholds(relative: [.p90: 60])
     }
 
     // MARK: Sizes
@@ -69,6 +124,8 @@ public enum Scenario {
     public static let threadGraphResolves = 40_000
     /// Resolves in the memory scenario.
     public static let memoryResolves = 10_000_000
+    /// Measured iterations the memory scenario's resolves are spread over.
+    public static let memoryIterations = 100
 
     /// The names `service-0`, `service-1`, … built outside the measured region.
     public static func serviceNames(_ count: Int) -> [String] {
@@ -96,23 +153,27 @@ public enum Scenario {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_024
     }
 
-    /// Runs `resolves` calls of `body` between two readings of the resident set size and reports
-    /// them as the memory scenario's custom metrics.
+    /// Runs one iteration of the memory scenario: ``memoryResolves`` / ``memoryIterations`` calls
+    /// of `body`. The first call (the warm-up) ends by reading the resident set size; the call that
+    /// completes ``memoryResolves`` more resolves reads it again and reports both, and the growth,
+    /// as the scenario's custom metrics.
     public static func measureResidentGrowth(
         _ benchmark: Benchmark,
-        resolves: Int = memoryResolves,
+        _ tracker: ResidentTracker,
         _ body: () throws -> Void
     ) rethrows {
-        let before = residentKilobytes()
-        benchmark.startMeasurement()
-        for _ in 0..<resolves {
+        for _ in 0..<(memoryResolves / memoryIterations) {
             try body()
         }
-        benchmark.stopMeasurement()
-        let after = residentKilobytes()
-        benchmark.measurement(residentBefore, before)
-        benchmark.measurement(residentAfter, after)
-        benchmark.measurement(residentGrowth, max(0, after - before))
+        tracker.iterations += 1
+        if tracker.iterations == 1 {
+            tracker.before = residentKilobytes()
+        } else if tracker.iterations == memoryIterations + 1 {
+            let after = residentKilobytes()
+            benchmark.measurement(residentBefore, tracker.before)
+            benchmark.measurement(residentAfter, after)
+            benchmark.measurement(residentGrowth, max(0, after - tracker.before))
+        }
     }
 
     // MARK: Threads
@@ -136,4 +197,13 @@ public enum Scenario {
         }
         group.wait()
     }
+}
+
+/// The memory scenario's state, made by the benchmark's setup: the resident set size after the
+/// warm-up iteration and the iterations done so far.
+public final class ResidentTracker {
+    var before = 0
+    var iterations = 0
+
+    public init() {}
 }
