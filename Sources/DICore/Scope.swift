@@ -98,7 +98,11 @@ package protocol LifetimeStrategy: Sendable {
     /// Whether instances outlive one resolve and are shared across threads.
     var keepsInstances: Bool { get }
 
-    /// Checks a registration when it is made in `container`; `.weak`, for instance, refuses value types.
+    /// Checks a registration when it is made; `.weak`, for instance, refuses value types.
+    func validate(_ registration: Registration) throws(RegistrationError)
+
+    /// Checks a registration when it is made in `container` (named in messages); what `add` calls. By default
+    /// it calls `validate(_:)`.
     func validate(_ registration: Registration, in container: Container) throws(RegistrationError)
 
     /// Decides, for one request, which slot holds the instance and which container builds it.
@@ -115,5 +119,11 @@ package protocol LifetimeStrategy: Sendable {
 }
 
 extension LifetimeStrategy {
+    package func validate(_ registration: Registration) throws(RegistrationError) {}
+
+    package func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {
+        try validate(registration)
+    }
+
     package func release(_ registration: Registration, in container: Container) -> [Any] { [] }
 }

@@ -7,8 +7,6 @@ import DICore
 struct CachedLifetime: LifetimeStrategy {
     var keepsInstances: Bool { true }
 
-    func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {}
-
     func placement(
         for registration: Registration,
         registeredIn: Container,

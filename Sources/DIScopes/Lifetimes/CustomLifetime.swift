@@ -20,8 +20,6 @@ final class CustomLifetime: LifetimeStrategy {
 
     var keepsInstances: Bool { true }
 
-    func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {}
-
     func placement(
         for registration: Registration,
         registeredIn: Container,

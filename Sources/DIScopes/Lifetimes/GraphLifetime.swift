@@ -6,8 +6,6 @@ struct GraphLifetime: LifetimeStrategy {
     /// Instances do not outlive the resolve that built them.
     var keepsInstances: Bool { false }
 
-    func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {}
-
     func placement(
         for registration: Registration,
         registeredIn: Container,

@@ -6,8 +6,6 @@ struct MatchingLifetime: LifetimeStrategy {
 
     var keepsInstances: Bool { true }
 
-    func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {}
-
     func placement(
         for registration: Registration,
         registeredIn: Container,

@@ -4,8 +4,6 @@ import DICore
 struct ScopedLifetime: LifetimeStrategy {
     var keepsInstances: Bool { true }
 
-    func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {}
-
     func placement(
         for registration: Registration,
         registeredIn: Container,
