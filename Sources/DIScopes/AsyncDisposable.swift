@@ -11,8 +11,9 @@ import DICore
 /// await app.closeAsync()    // awaits the pool's dispose()
 /// ```
 ///
-/// The synchronous `close()` cannot wait, so it does not dispose an `AsyncDisposable`; a type that
-/// conforms to `Disposable` as well gets its synchronous `dispose()` from `close()` and its `async` one from
+/// Only `closeAsync()` awaits it. The synchronous `close()`, `reset(_:includingDescendants:)` and a new
+/// registration of the key cannot wait, so they drop an `AsyncDisposable` without disposing it; a type that
+/// conforms to `Disposable` as well gets its synchronous `dispose()` from those and its `async` one from
 /// `closeAsync()`.
 public protocol AsyncDisposable {
     /// Releases what the instance holds. Called at most once by a container.
