@@ -36,13 +36,16 @@ final class CustomLifetime: LifetimeStrategy {
     }
 
     /// The box stored under `key`, checking that the storage returned what was stored under that key.
-    func stored(_ key: InstanceKey, _ registration: Registration, in container: Container, path: [PathElement])
-        throws -> AnyObject?
-    {
+    func stored(
+        _ key: InstanceKey,
+        _ registration: Registration,
+        in container: Container,
+        path: @autoclosure () -> [PathElement]
+    ) throws -> AnyObject? {
         guard let stored = storage.instance(for: key) else { return nil }
         guard stored.key == key else {
             throw ScopeErrors.storageMixedKeys(
-                scope: name, storage: storage, asked: key, got: stored.key, registration, in: container, path: path
+                scope: name, storage: storage, asked: key, got: stored.key, registration, in: container, path: path()
             )
         }
         return stored.box
