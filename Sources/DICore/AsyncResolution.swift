@@ -115,7 +115,8 @@ package struct ResolutionScope {
         }
     }
 
-    var path: [PathElement] {
+    /// The active path from the top-level request, for errors raised while placing an instance.
+    package var path: [PathElement] {
         switch storage {
         case .thread(let stack): stack.path
         case .task(let node): node?.path ?? []

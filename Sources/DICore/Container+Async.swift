@@ -102,6 +102,10 @@ extension Container {
                 }
                 if built { holder.hold(slot, of: registration) }
                 return box
+            case .provided(let provider, let dependencies):
+                return try await provider.instance(of: registration, resolution: resolution) {
+                    try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
+                }
             }
         }
     }

@@ -99,6 +99,10 @@ extension Container {
                 }
                 if built { holder.hold(slot, of: registration) }
                 return box
+            case .provided(let provider, let dependencies):
+                return try provider.instance(of: registration, resolution: .currentThread) {
+                    try dependencies.build(registration, dependencies: dependencies, requested: requested)
+                }
             }
         }
     }

@@ -98,7 +98,7 @@ extension Container {
     package func add(_ registration: Registration) throws(RegistrationError) {
         if try staged([registration]) { return }
         if case .lifetime(let lifetime) = registration.scope.kind {
-            try lifetime.validate(registration)
+            try lifetime.validate(registration, in: self)
         }
         try checkAncestors(allow: registration)
         let replaced = try registry.insert(registration) { existing throws(RegistrationError) in
@@ -120,7 +120,7 @@ extension Container {
     package func insertNow(all registrations: [Registration]) throws(RegistrationError) {
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
-                try lifetime.validate(registration)
+                try lifetime.validate(registration, in: self)
             }
             try checkAncestors(allow: registration)
         }
@@ -132,7 +132,20 @@ extension Container {
 
     /// Called for a registration that was replaced: what it built is no longer handed out, and is disposed.
     package func released(_ registration: Registration) {
-        Self.dispose(releaseHeld(of: registration))
+        guard case .lifetime(let lifetime) = registration.scope.kind else {
+            Self.dispose(releaseHeld(of: registration))
+            return
+        }
+        // Lifetimes of DIScopes may keep instances of it in descendants (`.scoped`, `.matching`) and outside
+        // any container (custom storages).
+        var held: [HeldInstance] = []
+        var subtree = [self]
+        while let container = subtree.popLast() {
+            held += container.releaseHeld(of: registration)
+            container.slots.remove(registration)
+            subtree += container.children
+        }
+        Self.dispose(values: Self.take(held) + lifetime.release(registration, in: self))
     }
 
     func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {

@@ -114,7 +114,7 @@ final class RegistrationBatch: Sendable {
             for registration in registrations {
                 let key = registration.key
                 if case .lifetime(let lifetime) = registration.scope.kind {
-                    try lifetime.validate(registration)
+                    try lifetime.validate(registration, in: container)
                 }
                 try container.checkAncestors(allow: registration)
                 let existing = local[key] ?? state.staged[key] ?? container.registry.registration(for: key)
