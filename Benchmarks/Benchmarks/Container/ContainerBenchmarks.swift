@@ -124,7 +124,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in Scenario.registerResolveSizes {
         Benchmark(
             "Container.register-resolve-\(Scenario.label(size))",
-            configuration: Scenario.registerResolve
+            configuration: Scenario.registerResolve(count: size)
         ) { benchmark, names in
             let container = Container(name: "named")
             for name in names {
@@ -139,18 +139,22 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     for threads in [1, 2] {
-        Benchmark("Container.threads-singleton-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadSingletonResolves) { count in
-                for _ in 0..<count {
-                    blackHole(try! app.resolve(Logger.self))
-                }
+        Scenario.threadBenchmark(
+            "Container.threads-singleton-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.singletonResolves
+        ) { count in
+            for _ in 0..<count {
+                blackHole(try! app.resolve(Logger.self))
             }
         }
-        Benchmark("Container.threads-graph-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadGraphResolves) { count in
-                for _ in 0..<count {
-                    blackHole(try! app.resolve(ViewModel.self))
-                }
+        Scenario.threadBenchmark(
+            "Container.threads-graph-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.graphResolves
+        ) { count in
+            for _ in 0..<count {
+                blackHole(try! app.resolve(ViewModel.self))
             }
         }
     }

@@ -96,20 +96,24 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     for threads in [1, 2] {
-        Benchmark("Dependencies.threads-singleton-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadSingletonResolves) { count in
-                for _ in 0..<count {
-                    @Dependency(\.logger) var logger
-                    blackHole(logger)
-                }
+        Scenario.threadBenchmark(
+            "Dependencies.threads-singleton-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.slow.singletonResolves
+        ) { count in
+            for _ in 0..<count {
+                @Dependency(\.logger) var logger
+                blackHole(logger)
             }
         }
-        Benchmark("Dependencies.threads-graph-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadGraphResolves) { count in
-                for _ in 0..<count {
-                    @Dependency(\.makeViewModel) var makeViewModel
-                    blackHole(makeViewModel())
-                }
+        Scenario.threadBenchmark(
+            "Dependencies.threads-graph-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.slow.graphResolves
+        ) { count in
+            for _ in 0..<count {
+                @Dependency(\.makeViewModel) var makeViewModel
+                blackHole(makeViewModel())
             }
         }
     }

@@ -115,7 +115,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in Scenario.registerResolveSizes {
         Benchmark(
             "Handwritten.register-resolve-\(Scenario.label(size))",
-            configuration: Scenario.registerResolve
+            configuration: Scenario.registerResolve(count: size)
         ) { benchmark, names in
             var registry = Registry()
             for name in names {
@@ -130,18 +130,39 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     for threads in [1, 2] {
-        Benchmark("Handwritten.threads-singleton-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadSingletonResolves) { count in
-                for _ in 0..<count {
-                    blackHole(root.logger)
-                }
+        Scenario.threadBenchmark(
+            "Handwritten.threads-singleton-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.singletonResolves
+        ) { count in
+            for _ in 0..<count {
+                blackHole(root.logger)
             }
         }
-        Benchmark("Handwritten.threads-graph-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadGraphResolves) { count in
-                for _ in 0..<count {
-                    blackHole(root.makeViewModel())
-                }
+        Scenario.threadBenchmark(
+            "Handwritten.threads-graph-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.graphResolves
+        ) { count in
+            for _ in 0..<count {
+                blackHole(root.makeViewModel())
+            }
+        }
+    }
+
+    // The floor of any resolve that hands out a strong reference to one shared singleton: a
+    // retain and a release of that object. Two threads doing it at once contend for the object's
+    // reference count, so this shows how much of the singleton rows' two-thread scaling is ARC's.
+    for threads in [1, 2] {
+        Scenario.threadBenchmark(
+            "Handwritten.threads-retain-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.singletonResolves
+        ) { count in
+            for _ in 0..<count {
+                let reference = Unmanaged.passRetained(root.logger)
+                blackHole(reference)
+                reference.release()
             }
         }
     }

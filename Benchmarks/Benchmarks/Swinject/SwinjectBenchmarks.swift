@@ -134,7 +134,7 @@ let benchmarks: @Sendable () -> Void = {
     for size in Scenario.registerResolveSizes {
         Benchmark(
             "Swinject.register-resolve-\(Scenario.label(size))",
-            configuration: Scenario.registerResolve
+            configuration: Scenario.registerResolve(count: size)
         ) { benchmark, names in
             let container = Container()
             for name in names {
@@ -151,18 +151,22 @@ let benchmarks: @Sendable () -> Void = {
     // Swinject's containers are not thread-safe; `synchronize()` is its documented way to share one.
     let shared = SynchronizedResolver(resolver: app.synchronize())
     for threads in [1, 2] {
-        Benchmark("Swinject.threads-singleton-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadSingletonResolves) { count in
-                for _ in 0..<count {
-                    blackHole(shared.resolver.resolve(Logger.self)!)
-                }
+        Scenario.threadBenchmark(
+            "Swinject.threads-singleton-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.slow.singletonResolves
+        ) { count in
+            for _ in 0..<count {
+                blackHole(shared.resolver.resolve(Logger.self)!)
             }
         }
-        Benchmark("Swinject.threads-graph-\(threads)", configuration: Scenario.threads) { _ in
-            Scenario.runSplit(threads: threads, total: Scenario.threadGraphResolves) { count in
-                for _ in 0..<count {
-                    blackHole(shared.resolver.resolve(ViewModel.self)!)
-                }
+        Scenario.threadBenchmark(
+            "Swinject.threads-graph-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.slow.graphResolves
+        ) { count in
+            for _ in 0..<count {
+                blackHole(shared.resolver.resolve(ViewModel.self)!)
             }
         }
     }
