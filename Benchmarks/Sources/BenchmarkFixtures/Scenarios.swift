@@ -105,14 +105,14 @@ public enum Scenario {
     // tolerance here would be checked exactly. Time on a shared 2-core machine wanders, so the
     // time tolerances are wide; allocation counts and memory growth are tight.
 
-    /// Wall clock of the single-threaded scenarios: ±35% at p90.
+    /// Wall clock of the single-threaded scenarios: ±50% at p90.
     public static var timeTolerance: BenchmarkThresholds {
-        BenchmarkThresholds(relative: [.p90: 35])
+        BenchmarkThresholds(relative: [.p90: 50])
     }
 
-    /// Time of the thread and memory scenarios (scheduler noise): ±60% at p90.
+    /// Time of the thread and memory scenarios (scheduler noise): ±75% at p90.
     public static var threadTolerance: BenchmarkThresholds {
-        BenchmarkThresholds(relative: [.p90: 60])
+        BenchmarkThresholds(relative: [.p90: 75])
     }
 
     /// Throughput is recorded only because package-benchmark's JMH export needs it; it says what
