@@ -39,6 +39,7 @@ extension Container {
 
     /// The container property wrappers resolve from right now: inside a factory running on this thread or
     /// task, the container its dependencies come from; elsewhere ``current``.
+    @usableFromInline
     package static var ambient: Container {
         if let resolving = ResolutionStack.current.frames.last?.container { return resolving }
         if let resolving = AsyncResolution.currentIfActive?.container { return resolving }
