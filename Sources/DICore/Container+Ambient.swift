@@ -6,11 +6,11 @@ extension Container {
     /// let logger = try Container.current.resolve(Logger.self)    // Container.shared, unless bound
     /// ```
     ///
-    /// An app that prefers its own root binds it for the whole program with ``withContainer(_:operation:)``
+    /// An app that prefers its own root binds it for the whole program with `withContainer(_:operation:)`
     /// around its entry point, or registers into `Container.shared`.
     public static let shared = Container(name: "shared")
 
-    /// The ambient container: bound for a task and everything it calls with ``withContainer(_:operation:)``
+    /// The ambient container: bound for a task and everything it calls with `withContainer(_:operation:)`
     /// (or `Container.$current.withValue`), ``shared`` where nothing is bound.
     ///
     /// ```swift

@@ -44,6 +44,8 @@ extension Container {
     /// - Parameters:
     ///   - key: The key path of the key: `\.clock`.
     ///   - overridable: `false` makes every later registration of this key here or below throw.
+    ///   - fileID: The file of the call, printed in diagnostics; leave the default.
+    ///   - line: The line of the call, printed in diagnostics; leave the default.
     ///   - factory: Builds the service; it resolves dependencies through its `Resolver` argument.
     /// - Returns: A handle for adding aliases with `implements(_:)`.
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).
@@ -72,6 +74,8 @@ extension Container {
     ///   - key: The key path of the key: `\.clock`.
     ///   - scope: The lifetime of this registration, instead of the key's.
     ///   - overridable: `false` makes every later registration of this key here or below throw.
+    ///   - fileID: The file of the call, printed in diagnostics; leave the default.
+    ///   - line: The line of the call, printed in diagnostics; leave the default.
     ///   - factory: Builds the service; it resolves dependencies through its `Resolver` argument.
     /// - Returns: A handle for adding aliases with `implements(_:)`.
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).

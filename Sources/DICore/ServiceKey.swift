@@ -54,6 +54,8 @@ extension ServiceKey where Service: Sendable {
     /// - Parameters:
     ///   - scope: The lifetime of the default, and of overrides registered without `scope:`.
     ///   - function: The name of the declaring property; leave the default.
+    ///   - fileID: The file of the declaration, printed in diagnostics; leave the default.
+    ///   - line: The line of the declaration, printed in diagnostics; leave the default.
     ///   - factory: Builds the default; it resolves dependencies through its `Resolver` argument.
     public init(
         scope: Scope,
@@ -79,6 +81,8 @@ extension ServiceKey where Service: Sendable {
     /// - Parameters:
     ///   - scope: The lifetime of registrations made with `register(\.key)` without `scope:`.
     ///   - function: The name of the declaring property; leave the default.
+    ///   - fileID: The file of the declaration, printed in diagnostics; leave the default.
+    ///   - line: The line of the declaration, printed in diagnostics; leave the default.
     public static func required(
         scope: Scope,
         function: String = #function,
@@ -102,6 +106,8 @@ extension ServiceKey {
     ///
     /// - Parameters:
     ///   - function: The name of the declaring property; leave the default.
+    ///   - fileID: The file of the declaration, printed in diagnostics; leave the default.
+    ///   - line: The line of the declaration, printed in diagnostics; leave the default.
     ///   - factory: Builds the default; it resolves dependencies through its `Resolver` argument.
     public init(
         function: String = #function,
@@ -127,7 +133,10 @@ extension ServiceKey {
     /// try app.register(\.analytics) { _ in Telemetry() }
     /// ```
     ///
-    /// - Parameter function: The name of the declaring property; leave the default.
+    /// - Parameters:
+    ///   - function: The name of the declaring property; leave the default.
+    ///   - fileID: The file of the declaration, printed in diagnostics; leave the default.
+    ///   - line: The line of the declaration, printed in diagnostics; leave the default.
     public static func required(
         function: String = #function,
         fileID: String = #fileID,
