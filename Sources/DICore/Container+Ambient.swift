@@ -41,7 +41,7 @@ extension Container {
     /// task, the container its dependencies come from; elsewhere ``current``.
     @usableFromInline
     package static var ambient: Container {
-        if let resolving = ResolutionStack.current.frames.last?.container { return resolving }
+        if let resolving = ResolutionStack.innermostContainer { return resolving }
         if let resolving = AsyncResolution.currentIfActive?.container { return resolving }
         return current
     }

@@ -60,6 +60,15 @@ final class ResolutionStack {
         return stack
     }
 
+    /// The container of the innermost build on this thread, `nil` when no factory is running here; reads
+    /// without creating a stack or retaining it, because property wrappers ask on every injection.
+    static var innermostContainer: Container? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stack in
+            stack.frames.isEmpty ? nil : stack.frames[stack.frames.count - 1].container
+        }
+    }
+
     /// Enters the build of `registration` in `container`, or throws if that would close a cycle or go too deep.
     func push(_ registration: Registration, in container: Container, requested: Any.Type) throws {
         if frames.isEmpty {
