@@ -5,7 +5,8 @@
 /// a box is immutable after `init`, and the registration entry points create boxes that are shared across
 /// threads only for `Service: Sendable` (every lifetime that keeps instances requires it); a box of a
 /// non-Sendable service is created only for lifetimes confined to one resolution (`.graph`), and never
-/// leaves that resolution.
+/// leaves that resolution, or by the once-slot of a lazy property wrapper (DIPropertyWrappers' `LazySlot`),
+/// which is itself `Sendable` only when the service is, so such a box stays in one isolation domain.
 @usableFromInline
 package final class InstanceBox<Service>: @unchecked Sendable {
     @usableFromInline package let value: Service
