@@ -64,7 +64,7 @@ package final class AsyncResolution: Sendable {
 
 /// The `.graph` instances of one async top-level resolve.
 package final class GraphInstances: Sendable {
-    private let slots = Mutex<[ObjectIdentifier: InstanceSlot]>([:])
+    private let slots = Lock<[ObjectIdentifier: InstanceSlot]>([:])
 
     func slot(for registration: Registration) -> InstanceSlot {
         slots.withLock { slots in
@@ -93,7 +93,7 @@ package struct ResolutionScope {
     package func graphSlot(for registration: Registration) -> InstanceSlot {
         switch storage {
         case .thread(let stack):
-            if let outer = stack.asyncOuter ?? (stack.frames.isEmpty ? AsyncResolution.currentIfActive : nil) {
+            if let outer = stack.asyncOuter ?? (stack.isEmpty ? AsyncResolution.currentIfActive : nil) {
                 return outer.graph.slot(for: registration)
             }
             let id = ObjectIdentifier(registration)
@@ -115,7 +115,8 @@ package struct ResolutionScope {
         }
     }
 
-    var path: [PathElement] {
+    /// The active path from the top-level request, for errors raised while placing an instance.
+    package var path: [PathElement] {
         switch storage {
         case .thread(let stack): stack.path
         case .task(let node): node?.path ?? []

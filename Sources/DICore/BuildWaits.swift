@@ -14,7 +14,7 @@ final class BuildWaits: Sendable {
         let registration: Registration
     }
 
-    private let edges = Mutex<[Int: Edge]>([:])
+    private let edges = Lock<[Int: Edge]>([:])
 
     func wait<R>(
         _ resolution: ResolutionScope,
@@ -42,8 +42,9 @@ final class BuildWaits: Sendable {
         throws -> Int
     {
         let tokens = resolution.tokens
-        let cycle = edges.withLock { edges -> [Registration]? in
-            var chain = [registration]
+        // Each link: a registration and the resolution building it.
+        let cycle = edges.withLock { edges -> [(Registration, builder: Int)]? in
+            var chain = [(registration, builder: owner)]
             var current = owner
             var steps = 0
             while !tokens.contains(current) {
@@ -51,15 +52,22 @@ final class BuildWaits: Sendable {
                     edges[tokens[0]] = Edge(owner: owner, registration: registration)
                     return nil
                 }
-                chain.append(edge.registration)
+                chain.append((edge.registration, builder: edge.owner))
                 current = edge.owner
                 steps += 1
             }
             return chain
         }
         if let cycle {
-            let elsewhere = cycle.map { PathElement($0, requested: $0.serviceType, in: nil, onAnotherThread: true) }
-            throw ResolutionError.cycle(path: resolution.path + elsewhere)
+            let path = resolution.path
+            let links = cycle.map { link in
+                let element = PathElement(link.0, requested: link.0.serviceType, in: nil,
+                                          onAnotherThread: !tokens.contains(link.builder))
+                // A link this resolution builds itself is already on its path, with its container.
+                let own = path.first { $0.location == element.location && $0.type == element.type }
+                return element.onAnotherThread ? element : element.placed(in: own?.container)
+            }
+            throw ResolutionError.cycle(path: path + links)
         }
         return tokens[0]
     }

@@ -66,14 +66,18 @@ extension Container {
             return try resolve(registration, from: owner, as: type)
         }
         let factory = unsafeDowncast(registration.body, to: ArgumentFactoryBox<Service, repeat each Argument>.self)
-        let stack = ResolutionStack.current
-        try stack.push(registration, in: self, requested: type)
-        defer { stack.pop() }
+        let value: Service
         do {
-            return try factory.make(self, repeat each arguments)
-        } catch {
-            throw Self.wrap(error, path: stack.path)
+            let stack = try ResolutionStack.enter(registration, in: self, requested: type)
+            defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
+            do {
+                value = try factory.make(self, repeat each arguments)
+            } catch {
+                throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
+            }
         }
+        if registry.needsSlowPath { reportResolved(registration, heldBy: owner, instance: value) }
+        return value
     }
 
     /// Resolves a service registered with one runtime argument.

@@ -59,14 +59,18 @@ extension Container {
         guard registration.isAsync else { return try resolve(registration, from: owner, as: type) }
         let target = registration.target
         let box = try await instanceBoxAsync(of: target, from: owner, requested: type)
+        let value: Service
         if case .alias = registration.kind {
-            let value = target.erased.unbox(box)
-            guard let cast = unsafeDowncast(registration.body, to: AliasBox<Service>.self).cast(value) else {
-                throw aliasMismatch(registration, value: value)
+            let instance = target.erased.unbox(box)
+            guard let cast = unsafeDowncast(registration.body, to: AliasBox<Service>.self).cast(instance) else {
+                throw aliasMismatch(registration, value: instance)
             }
-            return cast
+            value = cast
+        } else {
+            value = unsafeDowncast(box, to: InstanceBox<Service>.self).value
         }
-        return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+        if registry.needsSlowPath { reportResolved(registration, heldBy: owner, instance: value) }
+        return value
     }
 
     private func instanceBoxAsync(of registration: Registration, from owner: Container, requested: Any.Type)
@@ -98,6 +102,10 @@ extension Container {
                 }
                 if built { holder.hold(slot, of: registration) }
                 return box
+            case .provided(let provider, let dependencies):
+                return try await provider.instance(of: registration, resolution: resolution) {
+                    try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
+                }
             }
         }
     }

@@ -28,20 +28,19 @@ extension Container {
     func resolve<Service>(_ registration: Registration, from owner: Container, as type: Service.Type) throws
         -> Service
     {
-        if isClosed { throw closedError(type, name: registration.key.name) }
+        // One load of the published table, as the closed check alone cost: closed and observed containers
+        // share the flag.
+        if registry.needsSlowPath { return try resolveObserved(registration, from: owner, as: type) }
+        return try produce(registration, from: owner, as: type)
+    }
+
+    /// Resolves a registration found in `owner`, without the closed check and without reporting.
+    func produce<Service>(_ registration: Registration, from owner: Container, as type: Service.Type) throws
+        -> Service
+    {
         switch registration.kind {
         case .factory:
-            if case .transient = registration.scope.kind {
-                let factory = unsafeDowncast(registration.body, to: FactoryBox<Service>.self)
-                let stack = ResolutionStack.current
-                try stack.push(registration, in: self, requested: type)
-                defer { stack.pop() }
-                do {
-                    return try factory.make(self)
-                } catch {
-                    throw Self.wrap(error, path: stack.path)
-                }
-            }
+            if registration.shortcut == .transient { return try buildTransient(registration, as: type) }
             let box = try instanceBox(of: registration, from: owner, requested: type)
             return unsafeDowncast(box, to: InstanceBox<Service>.self).value
         case .alias(let target):
@@ -100,6 +99,10 @@ extension Container {
                 }
                 if built { holder.hold(slot, of: registration) }
                 return box
+            case .provided(let provider, let dependencies):
+                return try provider.instance(of: registration, resolution: .currentThread) {
+                    try dependencies.build(registration, dependencies: dependencies, requested: requested)
+                }
             }
         }
     }
@@ -116,13 +119,12 @@ extension Container {
                     + "resolveAsync from an async context."
             )
         }
-        let stack = ResolutionStack.current
-        try stack.push(registration, in: dependencies, requested: requested)
-        defer { stack.pop() }
+        let stack = try ResolutionStack.enter(registration, in: dependencies, requested: requested)
+        defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
         do {
             return try makeBox(dependencies)
         } catch {
-            throw Self.wrap(error, path: stack.path)
+            throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
         }
     }
 

@@ -21,7 +21,11 @@ extension Container {
         let id = KeyPathInterner.shared.id(for: key)
         let registrationKey = RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id)
         if let (registration, owner) = lookup(registrationKey) {
-            if !isClosed, let value = Self.built(registration, as: Service.self) { return value }
+            if registration.shortcut == .singleton, !registry.needsSlowPath,
+                let value = Self.built(registration, as: Service.self)
+            {
+                return value
+            }
             return try resolve(registration, from: owner, as: Service.self)
         }
         if isClosed { throw closedError(Service.self, name: nil) }
@@ -119,7 +123,7 @@ extension Container {
             location: key.location, factory: factory
         )
         if case .lifetime(let lifetime) = registration.scope.kind {
-            try lifetime.validate(registration)
+            try lifetime.validate(registration, in: root)
         }
         var installedMeanwhile: Registration?
         do {

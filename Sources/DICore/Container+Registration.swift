@@ -19,6 +19,8 @@ extension Container {
     ///     satisfy each other.
     ///   - scope: The lifetime; `.transient` by default.
     ///   - overridable: `false` makes every later registration of this key throw.
+    ///   - fileID: The file of the registration, printed in diagnostics; leave the default.
+    ///   - line: The line of the registration, printed in diagnostics; leave the default.
     ///   - factory: Builds the service; it resolves dependencies through its `Resolver` argument.
     /// - Returns: A handle for adding aliases with `implements(_:)`.
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).
@@ -91,23 +93,34 @@ extension Container {
         )
     }
 
-    /// Adds a registration after checking its lifetime and the registrations it would replace.
+    /// Adds a registration after checking its lifetime and the registrations it would replace, then tells
+    /// the behaviours. Inside `apply(_:)` of assemblies, the registration is staged instead.
     package func add(_ registration: Registration) throws(RegistrationError) {
+        if try staged([registration]) { return }
         if case .lifetime(let lifetime) = registration.scope.kind {
-            try lifetime.validate(registration)
+            try lifetime.validate(registration, in: self)
         }
         try checkAncestors(allow: registration)
         let replaced = try registry.insert(registration) { existing throws(RegistrationError) in
             try self.check(registration, replacing: existing)
         }
         if let replaced { released(replaced) }
+        try reportRegistered([registration])
     }
 
-    /// Adds several registrations, all or none.
+    /// Adds several registrations, all or none, then tells the behaviours. Inside `apply(_:)` of
+    /// assemblies, the registrations are staged instead.
     package func add(all registrations: [Registration]) throws(RegistrationError) {
+        if try staged(registrations) { return }
+        try insertNow(all: registrations)
+        try reportRegistered(registrations)
+    }
+
+    /// Adds several registrations, all or none, at once: no staging, no behaviours.
+    package func insertNow(all registrations: [Registration]) throws(RegistrationError) {
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
-                try lifetime.validate(registration)
+                try lifetime.validate(registration, in: self)
             }
             try checkAncestors(allow: registration)
         }
@@ -119,10 +132,23 @@ extension Container {
 
     /// Called for a registration that was replaced: what it built is no longer handed out, and is disposed.
     package func released(_ registration: Registration) {
-        Self.dispose(releaseHeld(of: registration))
+        guard case .lifetime(let lifetime) = registration.scope.kind else {
+            Self.dispose(releaseHeld(of: registration))
+            return
+        }
+        // Lifetimes of DIScopes may keep instances of it in descendants (`.scoped`, `.matching`) and outside
+        // any container (custom storages).
+        var held: [HeldInstance] = []
+        var subtree = [self]
+        while let container = subtree.popLast() {
+            held += container.releaseHeld(of: registration)
+            container.slots.remove(registration)
+            subtree += container.children
+        }
+        Self.dispose(values: Self.take(held) + lifetime.release(registration, in: self))
     }
 
-    private func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
+    func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
         guard let existing else { return }
         let service = registration.displayName
         if !existing.overridable {
@@ -151,7 +177,7 @@ extension Container {
         }
     }
 
-    private func checkAncestors(allow registration: Registration) throws(RegistrationError) {
+    func checkAncestors(allow registration: Registration) throws(RegistrationError) {
         var current = parent
         while let ancestor = current {
             if let existing = ancestor.registry.registration(for: registration.key), !existing.overridable {

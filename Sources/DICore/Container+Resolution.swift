@@ -18,34 +18,73 @@ extension Container: Resolver {
     public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws -> Service {
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
-        var container = self
-        var closed = false
+        var owner = Unmanaged.passUnretained(self)
+        // Closed or observed (a `ResolutionBehavior`): the asking container's table says so in one flag.
+        var isSlow = false
+        var isFirst = true
         while true {
-            let registry = container.registry
-            let found = registry.withTable { table -> Unmanaged<Registration>? in
-                if container === self { closed = table.isClosed }
-                return table.find(key, hash: hash)
-            }
-            if let found {
-                if !closed, let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {
-                    return value
+            // Containers and registrations are walked unretained: `self` keeps its ancestors alive, and each
+            // table keeps its registrations alive, so the fast path does no reference counting of its own.
+            let step = owner._withUnsafeGuaranteedRef { container in
+                container.registry.withTable { table, hasPending -> LookupStep in
+                    if isFirst { isSlow = table.needsSlowPath }
+                    if let found = table.find(key, hash: hash) { return .found(found) }
+                    if hasPending || isSlow { return .slow }
+                    guard let parent = container.parent else { return .slow }
+                    return .parent(Unmanaged.passUnretained(parent))
                 }
-                return try resolve(found.takeUnretainedValue(), from: container, as: Service.self)
             }
-            if registry.hasPending || closed { return try resolveLookingEverywhere(key, as: Service.self) }
-            guard let parent = container.parent else { return try resolveLookingEverywhere(key, as: Service.self) }
-            container = parent
+            isFirst = false
+            switch step {
+            case .found(let found):
+                if !isSlow {
+                    switch found._withUnsafeGuaranteedRef({ $0.shortcut }) {
+                    case .singleton:
+                        if let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {
+                            return value
+                        }
+                    case .transient:
+                        return try found._withUnsafeGuaranteedRef { try buildTransient($0, as: Service.self) }
+                    case .none:
+                        break
+                    }
+                }
+                return try resolve(found.takeUnretainedValue(), from: owner.takeUnretainedValue(), as: Service.self)
+            case .parent(let parent):
+                owner = parent
+            case .slow:
+                return try resolveLookingEverywhere(key, as: Service.self)
+            }
         }
+    }
+
+    @usableFromInline
+    enum LookupStep {
+        case found(Unmanaged<Registration>)
+        case parent(Unmanaged<Container>)
+        case slow
     }
 
     /// The built instance of a synchronous singleton, read without a lock.
     @inlinable
     static func built<Service>(_ registration: Registration, as _: Service.Type) -> Service? {
-        guard case .factory = registration.kind, let slot = registration.singleton else { return nil }
-        let bits = slot.published.load(ordering: .acquiring)
+        let bits = registration.singleton.unsafelyUnwrapped.published.load(ordering: .acquiring)
         guard bits != 0 else { return nil }
         return Unmanaged<InstanceBox<Service>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
             ._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// Runs a synchronous transient factory on the thread's resolution path.
+    @inlinable
+    func buildTransient<Service>(_ registration: Registration, as type: Service.Type) throws -> Service {
+        let factory = Unmanaged.passUnretained(unsafeDowncast(registration.body, to: FactoryBox<Service>.self))
+        let stack = try ResolutionStack.enter(registration, in: self, requested: type)
+        defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
+        do {
+            return try factory._withUnsafeGuaranteedRef { try $0.make(self) }
+        } catch {
+            throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
+        }
     }
 
     /// Resolves the service and casts it to a concrete type.

@@ -28,10 +28,12 @@ public final class Container: Sendable {
     public let tags: Set<String>
 
     @usableFromInline package let registry = Registry()
-    private let childList = Mutex<[WeakContainer]>([])
-    private let held = Mutex<[HeldInstance]>([])
+    private let childList = Lock<[WeakContainer]>([])
+    private let held = Lock<[HeldInstance]>([])
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
     package let slots = SlotStore()
+    /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
+    package let behaviors = BehaviorStore()
 
     /// Creates a root container.
     ///
@@ -66,6 +68,7 @@ public final class Container: Sendable {
             list.removeAll { $0.container == nil }
             list.append(WeakContainer(child))
         }
+        child.inheritBehaviors(from: self)
         return child
     }
 
@@ -137,27 +140,36 @@ private final class WeakContainer: Sendable {
 }
 
 /// Per-container instance slots, keyed by registration, for lifetimes that keep one instance per container.
+///
+/// An entry keeps its registration alive, so that its `ObjectIdentifier` cannot be reused by a later
+/// registration while the slot exists.
 package final class SlotStore: Sendable {
-    private let slots = Mutex<[ObjectIdentifier: InstanceSlot]>([:])
+    private let slots = Lock<[ObjectIdentifier: (registration: Registration, slot: InstanceSlot)]>([:])
 
     /// The slot for `registration`, created with `make` on first use.
     package func slot(for registration: Registration, make: () -> InstanceSlot) -> InstanceSlot {
         slots.withLock { slots in
             let id = ObjectIdentifier(registration)
-            if let slot = slots[id] { return slot }
+            if let entry = slots[id] { return entry.slot }
             let slot = make()
-            slots[id] = slot
+            slots[id] = (registration, slot)
             return slot
         }
     }
 
     /// The slot for `registration`, if one was created.
     package func existingSlot(for registration: Registration) -> InstanceSlot? {
-        slots.withLock { $0[ObjectIdentifier(registration)] }
+        slots.withLock { $0[ObjectIdentifier(registration)]?.slot }
     }
 
-    /// Every slot, for resets.
-    package var all: [(ObjectIdentifier, InstanceSlot)] {
-        slots.withLock { $0.map { ($0.key, $0.value) } }
+    /// Forgets the slot of `registration` (replaced), returning it.
+    @discardableResult
+    package func remove(_ registration: Registration) -> InstanceSlot? {
+        slots.withLock { $0.removeValue(forKey: ObjectIdentifier(registration))?.slot }
+    }
+
+    /// Every slot with its registration, for resets.
+    package var all: [(registration: Registration, slot: InstanceSlot)] {
+        slots.withLock { Array($0.values) }
     }
 }

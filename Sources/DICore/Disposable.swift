@@ -25,17 +25,42 @@ extension Container {
     public func close() {
         guard !isClosed else { return }
         for child in children.reversed() { child.close() }
+        Self.dispose(values: closeSelf())
+    }
+
+    /// Closes this container alone (its children are the caller's business) and hands over the instances it
+    /// held, oldest first: those of its held slots, then those its lifetimes kept elsewhere.
+    package func closeSelf() -> [Any] {
         registry.close()
-        Self.dispose(releaseAllHeld())
+        var values = Self.take(releaseAllHeld())
+        for registration in registry.all {
+            if case .lifetime(let lifetime) = registration.scope.kind {
+                values += lifetime.release(registration, in: self)
+            }
+        }
+        return values
+    }
+
+    /// Takes the instances out of `held`, oldest first. A resettable slot is emptied, so that an instance
+    /// released by two parties at once (a reset racing a close) is handed to only one of them; a singleton's
+    /// slot is never emptied (it is read without a lock) and is released once, with its registration.
+    package static func take(_ held: [HeldInstance]) -> [Any] {
+        held.compactMap { instance in
+            let registration = instance.registration
+            let box = instance.slot === registration.singleton ? instance.slot.current(registration) : instance.slot.reset()
+            return box.map(registration.erased.unbox)
+        }
     }
 
     /// Disposes the instances of `held` that are `Disposable`, newest first.
     package static func dispose(_ held: [HeldInstance]) {
-        for instance in held.reversed() {
-            guard let box = instance.slot.current(instance.registration) else { continue }
-            if let disposable = instance.registration.erased.unbox(box) as? any Disposable {
-                disposable.dispose()
-            }
+        dispose(values: take(held))
+    }
+
+    /// Disposes the `Disposable` ones among `values`, newest (last) first.
+    package static func dispose(values: [Any]) {
+        for value in values.reversed() {
+            (value as? any Disposable)?.dispose()
         }
     }
 }

@@ -1,14 +1,10 @@
 /// A built instance of any service behind one pointer, so that instance slots can hold values and classes
 /// alike, publish them atomically and read them without a lock.
 ///
-/// This is the one type in DIToolkit whose sendability the compiler does not check, and why that is sound:
-/// a box is immutable after `init`, and the registration entry points create boxes that are shared across
-/// threads only for `Service: Sendable` (every lifetime that keeps instances requires it); a box of a
-/// non-Sendable service is created only for lifetimes confined to one resolution (`.graph`), and never
-/// leaves that resolution, or by the once-slot of a lazy property wrapper (DIPropertyWrappers' `LazySlot`),
-/// which is itself `Sendable` only when the service is, so such a box stays in one isolation domain.
+/// Slots keep boxes as retained `Unmanaged` bits, so a box needs no `Sendable` conformance; the registration
+/// entry points make sure that only boxes of `Sendable` services are kept by lifetimes shared across threads.
 @usableFromInline
-package final class InstanceBox<Service>: @unchecked Sendable {
+package final class InstanceBox<Service> {
     @usableFromInline package let value: Service
 
     @inlinable

@@ -30,8 +30,12 @@ package final class InstanceSlot: Sendable {
     /// `Unmanaged<InstanceBox<Service>>` bits, retained; `0` until built. Only for `lockFreeReads` slots.
     @usableFromInline package let published = Atomic<UInt>(0)
     private let lockFreeReads: Bool
-    private let state = Mutex(State())
-    private let gate = Mutex(())
+    private let state = Lock(State())
+    /// Held by the builder while its factory runs. Its state is a dummy `Bool`, not `()`: with `Lock<()>`,
+    /// ThreadSanitizer reported "Swift access race" on the lock object's own address (the inout access to
+    /// the zero-sized state against an unlocked 8-byte read in `withLock`) whenever threads met at the gate;
+    /// a state with a size makes those reports go away.
+    private let gate = Lock(false)
 
     private struct State {
         /// `Unmanaged` bits of the box, retained by the state; `0` when empty. Bits, not a reference, so that
@@ -196,7 +200,7 @@ package final class InstanceSlot: Sendable {
                 for waiter in waiters { waiter.resume() }
                 return (try result.get(), true)
             case .wait(let owner):
-                try await BuildWaits.shared.wait(resolution, for: owner, building: registration) {
+                let waitForBuilder = { [self] in
                     await withCheckedContinuation { continuation in
                         let finished = state.withLock { state in
                             guard state.builder == owner else { return true }
@@ -204,6 +208,16 @@ package final class InstanceSlot: Sendable {
                             return false
                         }
                         if finished { continuation.resume() }
+                    }
+                }
+                if owner == token {
+                    // A sibling task of the same factory (`async let`, a task group) is building it. A build
+                    // runs in a node of its own, so a request from inside it never has the requester's token:
+                    // the sibling waits for a build it is not part of, which cannot be a cycle.
+                    await waitForBuilder()
+                } else {
+                    try await BuildWaits.shared.wait(resolution, for: owner, building: registration) {
+                        await waitForBuilder()
                     }
                 }
             }

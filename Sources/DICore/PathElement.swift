@@ -26,6 +26,23 @@ public struct PathElement: Sendable, CustomStringConvertible {
         self.onAnotherThread = onAnotherThread
     }
 
+    /// The same step, placed in `container` (the name of the container it is built in).
+    func placed(in container: String?) -> PathElement {
+        PathElement(type: type, name: name, container: container, location: location, scope: scope,
+                    onAnotherThread: onAnotherThread, keyPathName: keyPathName)
+    }
+
+    private init(type: Any.Type, name: String?, container: String?, location: SourceLocation?, scope: String?,
+                 onAnotherThread: Bool, keyPathName: String?) {
+        self.type = type
+        self.name = name
+        self.container = container
+        self.location = location
+        self.scope = scope
+        self.onAnotherThread = onAnotherThread
+        self.keyPathName = keyPathName
+    }
+
     package init(missing type: Any.Type, name: String?, in container: Container) {
         self.type = type
         self.name = name

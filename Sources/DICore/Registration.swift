@@ -23,6 +23,18 @@ package final class Registration: Sendable {
     @usableFromInline package let body: any AnyObject & Sendable
     /// The instance slot of a `.singleton` registration, read without a lock once built.
     @usableFromInline package let singleton: InstanceSlot?
+    /// Which inlined shortcut of `Container.resolve` applies, decided once here instead of on every resolve.
+    @usableFromInline package let shortcut: Shortcut
+
+    @usableFromInline
+    package enum Shortcut: UInt8, Sendable {
+        /// A synchronous `.transient` factory: call it directly.
+        case transient
+        /// A synchronous `.singleton` factory: return the published instance once built.
+        case singleton
+        /// Everything else goes through the general path.
+        case none
+    }
 
     /// The type the registration answers for (the key's type, or the alias type).
     package let serviceType: Any.Type
@@ -67,12 +79,19 @@ package final class Registration: Sendable {
         self.erased = erased
         self.keyPathName = keyPathName
         self.sequence = Self.counter.add(1, ordering: .relaxed).newValue
-        if case .singleton = scope.kind, case .alias = kind {
-            self.singleton = nil
-        } else if case .singleton = scope.kind {
-            self.singleton = InstanceSlot(retention: .strong, lockFreeReads: true)
-        } else {
-            self.singleton = nil
+        switch (kind, scope.kind) {
+        case (.alias, _):
+            singleton = nil
+            shortcut = .none
+        case (_, .singleton):
+            singleton = InstanceSlot(retention: .strong, lockFreeReads: true)
+            if case .factory = kind { shortcut = .singleton } else { shortcut = .none }
+        case (.factory, .transient):
+            singleton = nil
+            shortcut = .transient
+        default:
+            singleton = nil
+            shortcut = .none
         }
     }
 

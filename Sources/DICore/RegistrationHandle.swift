@@ -25,6 +25,8 @@ public struct RegistrationHandle<Service>: Sendable {
     /// - Parameters:
     ///   - alias: The further type, usually a protocol existential.
     ///   - name: The alias's registration name; the registration's own name by default.
+    ///   - fileID: The file of the alias, printed in diagnostics; leave the default.
+    ///   - line: The line of the alias, printed in diagnostics; leave the default.
     /// - Throws: `RegistrationError` when the alias key is registered with `overridable: false`.
     @discardableResult
     public func implements<Alias>(

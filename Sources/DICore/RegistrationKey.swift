@@ -5,6 +5,19 @@
 /// a few multiplications instead of `Hasher`, because this runs on every resolve.
 @usableFromInline
 package struct RegistrationKey: Hashable, Sendable {
+    @inlinable
+    package static func == (lhs: RegistrationKey, rhs: RegistrationKey) -> Bool {
+        lhs.type == rhs.type && lhs.keyPath == rhs.keyPath && lhs.arguments == rhs.arguments && lhs.name == rhs.name
+    }
+
+    @inlinable
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(type)
+        hasher.combine(name)
+        hasher.combine(arguments)
+        hasher.combine(keyPath)
+    }
+
     @usableFromInline package let type: ObjectIdentifier
     @usableFromInline package let name: String?
     /// The metatype of the argument tuple, `nil` for a registration without runtime arguments.
@@ -26,18 +39,18 @@ package struct RegistrationKey: Hashable, Sendable {
     }
 
     /// A cheap, well-mixed hash: the metatype pointer times a Fibonacci constant, folded with FNV-1a of the name.
-    @inlinable
+    @inlinable @inline(__always)
     package var tableHash: UInt {
         var hash = UInt(bitPattern: Int(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15
-        if let name {
+        if _slowPath(name != nil), let name {
             var fnv: UInt = 0xCBF2_9CE4_8422_2325
             for byte in name.utf8 { fnv = (fnv ^ UInt(byte)) &* 0x100_0000_01B3 }
             hash ^= fnv &* 0xFF51_AFD7_ED55_8CCD
         }
-        if let arguments {
+        if _slowPath(arguments != nil), let arguments {
             hash ^= UInt(bitPattern: Int(bitPattern: arguments)) &* 0xC4CE_B9FE_1A85_EC53
         }
-        if keyPath != 0 {
+        if _slowPath(keyPath != 0) {
             hash ^= UInt(bitPattern: keyPath) &* 0x94D0_49BB_1331_11EB
         }
         return hash ^ (hash >> 29)

@@ -19,12 +19,18 @@ package final class RegistrationTable: Sendable {
     package let registrations: [Registration]
     /// Set once the container is closed: the fast path then falls to the slow path, which throws.
     @usableFromInline let isClosed: Bool
+    /// Set while a `ResolutionBehavior` observes this container: the slow path reports resolutions.
+    package let observesResolutions: Bool
+    /// `isClosed || observesResolutions`: the one flag the fast path checks to leave for the slow path.
+    @usableFromInline package let needsSlowPath: Bool
 
     package var count: Int { registrations.count }
 
-    package init(_ registrations: [Registration], isClosed: Bool = false) {
+    package init(_ registrations: [Registration], isClosed: Bool = false, observesResolutions: Bool = false) {
         self.registrations = registrations
         self.isClosed = isClosed
+        self.observesResolutions = observesResolutions
+        self.needsSlowPath = isClosed || observesResolutions
         var capacity = 8
         while capacity < registrations.count * 2 { capacity <<= 1 }
         mask = capacity - 1

@@ -8,11 +8,15 @@ import Synchronization
 /// and are folded in when a lookup first needs them, or once the lookups that had to take the lock have paid
 /// for a copy. Replacing a key that is already in the table publishes at once, because lock-free readers
 /// trust the table.
+///
+/// The published word is the table's address with bit 0 set while registrations are pending, so that one
+/// acquiring load tells a reader both which table to read and whether to look further: with two separate
+/// atomics a reader could see an old table together with the "nothing pending" of a newer publish, and miss
+/// a registration its own thread had just made.
 @usableFromInline
 package final class Registry: Sendable {
     @usableFromInline let published: Atomic<UInt>
-    @usableFromInline let pendingCount = Atomic<Int>(0)
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private struct State {
         var table: RegistrationTable
@@ -25,29 +29,40 @@ package final class Registry: Sendable {
     package init() {
         let table = RegistrationTable([])
         published = Atomic(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()))
-        state = Mutex(State(table: table))
+        assert(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()) & 1 == 0)
+        state = Lock(State(table: table))
+    }
+
+    /// Runs `body` on the published table, without retaining it, and whether registrations are pending
+    /// (a lookup that misses the table must then also look at those).
+    @inlinable
+    func withTable<R>(_ body: (RegistrationTable, _ hasPending: Bool) -> R) -> R {
+        let word = published.load(ordering: .acquiring)
+        return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1)!)
+            ._withUnsafeGuaranteedRef { body($0, word & 1 != 0) }
     }
 
     /// Runs `body` on the published table without retaining it.
     @inlinable
     func withTable<R>(_ body: (RegistrationTable) -> R) -> R {
-        let bits = published.load(ordering: .acquiring)
-        return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            ._withUnsafeGuaranteedRef(body)
+        withTable { table, _ in body(table) }
     }
 
-    /// Whether a lookup that missed the table must also look at registrations not yet published.
-    @inlinable
-    var hasPending: Bool { pendingCount.load(ordering: .relaxed) != 0 }
+    private func publish(word table: RegistrationTable, pending: Bool) {
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque())
+        published.store(pending ? bits | 1 : bits, ordering: .releasing)
+    }
 
     /// The registration for `key` in this container (not its ancestors), published or pending.
     package func registration(for key: RegistrationKey) -> Registration? {
-        if let found = withTable({ $0.find(key, hash: key.tableHash)?.takeUnretainedValue() }) {
-            return found
+        let (found, hasPending) = withTable { table, hasPending in
+            (table.find(key, hash: key.tableHash)?.takeUnretainedValue(), hasPending)
         }
+        if let found { return found }
         guard hasPending else { return nil }
         return state.withLock { state -> Registration? in
-            guard let found = state.pending[key] else { return nil }
+            // A publish may have folded the pending registrations into a newer table since the load above.
+            guard let found = state.pending[key] else { return state.table.registration(for: key) }
             state.lockedHits += 1
             if state.pending.count * 4 >= state.table.count || state.lockedHits * 16 >= state.table.count {
                 publish(&state, replacing: nil)
@@ -73,7 +88,7 @@ package final class Registry: Sendable {
                 publish(&state, replacing: inTable)
             } else {
                 state.pending[key] = registration
-                pendingCount.store(state.pending.count, ordering: .relaxed)
+                publish(word: state.table, pending: true)
             }
             return existing
         }
@@ -101,8 +116,11 @@ package final class Registry: Sendable {
                 if state.table.registration(for: key) != nil { mustPublish = true }
                 state.pending[key] = registration
             }
-            if mustPublish { publish(&state, replacing: nil) }
-            pendingCount.store(state.pending.count, ordering: .relaxed)
+            if mustPublish {
+                publish(&state, replacing: nil)
+            } else {
+                publish(word: state.table, pending: !state.pending.isEmpty)
+            }
             return replaced
         }
     }
@@ -127,19 +145,40 @@ package final class Registry: Sendable {
 
     package var isClosed: Bool { withTable { $0.isClosed } }
 
-    private func publish(_ state: inout State, replacing: Registration?, closing: Bool = false) {
+    /// Publishes a table that sends resolves to the slow path, which reports them to resolution behaviours.
+    package func observeResolutions() {
+        state.withLock { state in
+            guard !state.table.observesResolutions else { return }
+            publish(&state, replacing: nil, observing: true)
+        }
+    }
+
+    package var observesResolutions: Bool { withTable { $0.observesResolutions } }
+
+    /// Whether resolves must take the slow path (closed, or observed); one load of the published table.
+    package var needsSlowPath: Bool { withTable { $0.needsSlowPath } }
+
+    private func publish(
+        _ state: inout State,
+        replacing _: Registration?,
+        closing: Bool = false,
+        observing: Bool = false
+    ) {
         var merged = state.table.registrations
         if !state.pending.isEmpty {
             merged.removeAll { state.pending[$0.key] != nil }
             merged += state.pending.values
             merged.sort { $0.sequence < $1.sequence }
         }
-        let table = RegistrationTable(merged, isClosed: closing || state.table.isClosed)
+        let table = RegistrationTable(
+            merged,
+            isClosed: closing || state.table.isClosed,
+            observesResolutions: observing || state.table.observesResolutions
+        )
         state.retired.append(state.table)
         state.table = table
         state.pending.removeAll(keepingCapacity: true)
         state.lockedHits = 0
-        published.store(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()), ordering: .releasing)
-        pendingCount.store(0, ordering: .relaxed)
+        publish(word: table, pending: false)
     }
 }

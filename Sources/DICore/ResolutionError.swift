@@ -118,18 +118,23 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             lines.append("  path:      \(path.arrowed)")
         }
         let width = path.map { $0.description.count }.max() ?? 0
-        for step in path {
+        let places = path.map { $0.onAnotherThread ? "on another thread" : "in \($0.container ?? "?")" }
+        let placeWidth = places.map(\.count).max() ?? 0
+        let scopeWidth = path.map { ($0.scope ?? "").count }.max() ?? 0
+        for (step, place) in zip(path, places) {
             let label = step.description.padded(to: width)
             if let location = step.location {
-                let scope = (step.scope ?? "").padded(to: 9)
-                let place = step.onAnotherThread ? "on another thread" : "in \(step.container ?? "?")"
-                lines.append("    \(label)   \(scope)  \(place)  \(location)")
+                let scope = (step.scope ?? "").padded(to: scopeWidth)
+                lines.append("    \(label)   \(scope)  \(place.padded(to: placeWidth))  \(location)")
             } else {
                 lines.append("    \(label)   not found")
             }
         }
         if !searchedContainers.isEmpty {
             lines.append("  searched:  \(searchedContainers.joined(separator: " → "))")
+        }
+        if let note = containerSwitchNote {
+            lines.append("  note:      \(note)")
         }
         let suggestions = suggestions
         if !suggestions.isEmpty {
@@ -144,6 +149,18 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ResolutionError {
+    /// When the lookup ran in another container than the top-level request, because a kept instance
+    /// resolves its dependencies where it is registered, says so: the classic "my override was ignored".
+    var containerSwitchNote: String? {
+        guard code == .notRegistered, let asked = path.first?.container, let searched = searchedContainers.first,
+              asked != searched,
+              let owner = path.dropLast().last(where: { $0.container == searched && $0.scope != "transient" })
+        else { return nil }
+        return "\(owner) is a \(owner.scope ?? "kept") service of \(searched), so its dependencies are resolved "
+            + "in \(searched), not in \(asked) where the request started; registrations in \(asked) do not "
+            + "apply to it."
+    }
+
     static func cycle(path: [PathElement]) -> ResolutionError {
         let last = path.last
         return ResolutionError(

@@ -9,10 +9,13 @@ import Synchronization
 
 /// The registrations being built right now on one thread, innermost last.
 ///
-/// Synchronous resolution never suspends, so the active path can live in a thread-local stack: pushing a
-/// frame costs no allocation, and a factory that resolves through a captured container (not its `Resolver`
-/// argument) is still on the same stack, so cycles through it are caught too. The stack also holds the
-/// `.graph` instances of the current top-level resolve.
+/// Synchronous resolution never suspends, so the active path can live in a thread-local stack: entering a
+/// build costs no allocation and no atomic operation, and a factory that resolves through a captured
+/// container (not its `Resolver` argument) is still on the same stack, so cycles through it are caught too.
+/// The stack also holds the `.graph` instances of the current top-level resolve.
+///
+/// The stack is only ever touched by its own thread, so its properties opt out of dynamic exclusivity
+/// checks, which would otherwise cost more than the bookkeeping itself.
 @usableFromInline
 final class ResolutionStack {
     struct Frame {
@@ -23,18 +26,26 @@ final class ResolutionStack {
 
     /// Identifies this thread's builds in the waits-for graph.
     let token: Int
-    var frames: [Frame] = []
+    @exclusivity(unchecked) private var frames: UnsafeMutablePointer<Frame>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var depth = 0
     /// The async resolution this thread's synchronous builds are nested in, if any.
-    var asyncOuter: AsyncResolution?
+    @exclusivity(unchecked) var asyncOuter: AsyncResolution?
     /// `.graph` instances of the current top-level resolve, by registration.
-    var graph: [ObjectIdentifier: InstanceSlot] = [:]
+    @exclusivity(unchecked) var graph: [ObjectIdentifier: InstanceSlot] = [:]
 
     /// Deeper than this, resolution stops with `depthLimitExceeded` instead of overflowing the stack.
     static let maximumDepth = 200
 
     private init() {
         token = ResolutionTokens.next()
-        frames.reserveCapacity(16)
+        capacity = 16
+        frames = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        frames.deinitialize(count: depth)
+        frames.deallocate()
     }
 
     private static let key: pthread_key_t = {
@@ -51,12 +62,15 @@ final class ResolutionStack {
     }()
 
     /// This thread's stack, created on first use and released when the thread exits.
-    static var current: ResolutionStack {
+    static var current: ResolutionStack { currentUnretained.takeUnretainedValue() }
+
+    /// This thread's stack without a retain: the thread-local slot owns it for the thread's life.
+    static var currentUnretained: Unmanaged<ResolutionStack> {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ResolutionStack>.fromOpaque(pointer).takeUnretainedValue()
+            return Unmanaged<ResolutionStack>.fromOpaque(pointer)
         }
-        let stack = ResolutionStack()
-        pthread_setspecific(key, Unmanaged.passRetained(stack).toOpaque())
+        let stack = Unmanaged.passRetained(ResolutionStack())
+        pthread_setspecific(key, stack.toOpaque())
         return stack
     }
 
@@ -65,47 +79,82 @@ final class ResolutionStack {
     static var innermostContainer: Container? {
         guard let pointer = pthread_getspecific(key) else { return nil }
         return Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stack in
-            stack.frames.isEmpty ? nil : stack.frames[stack.frames.count - 1].container
+            stack.depth == 0 ? nil : stack.frames[stack.depth - 1].container
         }
     }
 
-    /// Enters the build of `registration` in `container`, or throws if that would close a cycle or go too deep.
-    func push(_ registration: Registration, in container: Container, requested: Any.Type) throws {
-        if frames.isEmpty {
-            asyncOuter = AsyncResolution.currentIfActive
-        }
-        for frame in frames where frame.registration === registration && frame.container === container {
-            throw ResolutionError.cycle(
-                path: path + [PathElement(registration, requested: requested, in: container)]
-            )
-        }
-        if let outer = asyncOuter, outer.contains(registration, in: container) {
-            throw ResolutionError.cycle(
-                path: path + [PathElement(registration, requested: requested, in: container)]
-            )
-        }
-        if frames.count >= Self.maximumDepth {
-            throw ResolutionError.tooDeep(
-                path: path + [PathElement(registration, requested: requested, in: container)],
-                limit: Self.maximumDepth
-            )
-        }
-        frames.append(Frame(registration: registration, container: container, requested: requested))
+    /// Enters the build of `registration` in `container` on this thread's stack; pair with `leave()`.
+    ///
+    /// - Throws: `circularDependency` if the same registration is already being built in that container on
+    ///   this path, `depthLimitExceeded` past `maximumDepth`.
+    ///
+    /// The stack is returned unretained: the thread-local slot owns it for the thread's life.
+    @usableFromInline
+    static func enter(_ registration: Registration, in container: Container, requested: Any.Type) throws
+        -> Unmanaged<ResolutionStack>
+    {
+        let stack = currentUnretained
+        try stack._withUnsafeGuaranteedRef { try $0.push(registration, in: container, requested: requested) }
+        return stack
     }
 
     /// Leaves the innermost build; at the top, forgets the `.graph` instances of this resolve.
-    func pop() {
-        frames.removeLast()
-        if frames.isEmpty {
+    @usableFromInline
+    func leave() {
+        depth -= 1
+        (frames + depth).deinitialize(count: 1)
+        if depth == 0 {
             asyncOuter = nil
             if !graph.isEmpty { graph.removeAll() }
         }
     }
 
+    /// The error to throw for `error` raised inside the innermost build: a factory's own error becomes
+    /// `factoryFailed` at this step; resolution errors pass through.
+    @usableFromInline
+    func failure(_ error: any Error) -> any Error {
+        Container.wrap(error, path: path)
+    }
+
+    private func push(_ registration: Registration, in container: Container, requested: Any.Type) throws {
+        if depth == 0 {
+            asyncOuter = AsyncResolution.currentIfActive
+        }
+        for index in 0..<depth {
+            let frame = frames[index]
+            if frame.registration === registration && frame.container === container {
+                throw ResolutionError.cycle(path: path + [PathElement(registration, requested: requested, in: container)])
+            }
+        }
+        if let outer = asyncOuter, outer.contains(registration, in: container) {
+            throw ResolutionError.cycle(path: path + [PathElement(registration, requested: requested, in: container)])
+        }
+        if depth >= Self.maximumDepth {
+            throw ResolutionError.tooDeep(
+                path: path + [PathElement(registration, requested: requested, in: container)],
+                limit: Self.maximumDepth
+            )
+        }
+        if depth == capacity {
+            let grown = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: frames, count: depth)
+            frames.deallocate()
+            frames = grown
+            capacity *= 2
+        }
+        (frames + depth).initialize(to: Frame(registration: registration, container: container, requested: requested))
+        depth += 1
+    }
+
+    /// Whether nothing is being built on this thread.
+    var isEmpty: Bool { depth == 0 }
+
     /// The active path from the top-level request, including an enclosing async resolution.
     var path: [PathElement] {
         (asyncOuter?.path ?? [])
-            + frames.map { PathElement($0.registration, requested: $0.requested, in: $0.container) }
+            + (0..<depth).map { frames[$0] }.map {
+                PathElement($0.registration, requested: $0.requested, in: $0.container)
+            }
     }
 
     /// The tokens of every resolution this thread's builds are nested in (for the waits-for graph).

@@ -11,7 +11,10 @@
 ///
 /// The active resolution (the path, for cycle detection and messages) travels with the thread or task, not
 /// only with this argument, so a factory that resolves through a captured container is checked too.
-public protocol Resolver: Sendable {
+///
+/// The protocol is class-bound so that `any Resolver` is a single reference: handing it to a factory and
+/// recognising a `Container` behind it cost nothing on the resolve path.
+public protocol Resolver: AnyObject, Sendable {
     /// Resolves the service registered for `type` under `name`.
     ///
     /// - Throws: `ResolutionError`.
@@ -45,8 +48,12 @@ extension Resolver {
     /// ```swift
     /// let logger: any Logger = try r.resolve()
     /// ```
+    @inlinable @inline(__always)
     public func resolve<Service>(_ type: Service.Type = Service.self) throws -> Service {
-        try resolve(type, name: nil)
+        // Factories receive a `Container` behind `any Resolver`; calling it directly lets the compiler
+        // specialize the resolve for `Service` here instead of going through the generic witness.
+        if let container = self as? Container { return try container.resolve(type, name: nil) }
+        return try resolve(type, name: nil)
     }
 
     /// Resolves a service registered with one runtime argument.

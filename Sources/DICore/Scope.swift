@@ -70,6 +70,26 @@ package enum LifetimePlacement: Sendable {
     /// Use the instance in `slot`, building it once with dependencies from `dependencies`; the built instance
     /// is recorded as held by `holder` (which disposes it when closed) unless the slot holds it weakly.
     case slot(InstanceSlot, holder: Container, dependencies: Container)
+    /// Let `provider` decide: it gets the build (with dependencies from `dependencies`) and returns the box to
+    /// hand out. Nobody holds the instance for disposal unless the provider arranges it (`.graph`, `.weak` and
+    /// custom storages of `DIScopes`).
+    case provided(by: any InstanceProvider, dependencies: Container)
+}
+
+/// Hands out the instance of a registration for one request, given the engine's way to build it; for
+/// lifetimes that keep instances somewhere else than a container's held slots.
+@usableFromInline
+package protocol InstanceProvider: Sendable {
+    /// The box to hand out; `build` runs the factory on the active resolution path.
+    func instance(of registration: Registration, resolution: ResolutionScope, build: () throws -> AnyObject)
+        throws -> AnyObject
+
+    /// The box to hand out for an `async` resolution.
+    func instance(
+        of registration: Registration,
+        resolution: ResolutionScope,
+        build: () async throws -> AnyObject
+    ) async throws -> AnyObject
 }
 
 /// The extension point behind `Scope`: the lifetimes of `DIScopes` conform to it.
@@ -81,6 +101,10 @@ package protocol LifetimeStrategy: Sendable {
     /// Checks a registration when it is made; `.weak`, for instance, refuses value types.
     func validate(_ registration: Registration) throws(RegistrationError)
 
+    /// Checks a registration when it is made in `container` (named in messages); what `add` calls. By default
+    /// it calls `validate(_:)`.
+    func validate(_ registration: Registration, in container: Container) throws(RegistrationError)
+
     /// Decides, for one request, which slot holds the instance and which container builds it.
     func placement(
         for registration: Registration,
@@ -88,4 +112,18 @@ package protocol LifetimeStrategy: Sendable {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement
+
+    /// Called when `registration`, made in `container`, stops being served: it was replaced, or `container` is
+    /// being closed. Returns the instances the lifetime kept outside held slots (custom storages), to dispose.
+    func release(_ registration: Registration, in container: Container) -> [Any]
+}
+
+extension LifetimeStrategy {
+    package func validate(_ registration: Registration) throws(RegistrationError) {}
+
+    package func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {
+        try validate(registration)
+    }
+
+    package func release(_ registration: Registration, in container: Container) -> [Any] { [] }
 }

@@ -17,8 +17,8 @@ enum LazyRequest<Value>: Sendable {
 /// transient factory may run twice). Once published the value is never replaced, so the published box
 /// stays valid for the slot's life and the fast path needs no reference counting of the box.
 ///
-/// Why this type may be `Sendable` for a `Sendable` service only: the value lives in an `InstanceBox`,
-/// whose sendability the compiler does not check; the conditional conformance keeps a slot of a
+/// Why this type is `Sendable` for a `Sendable` service only: the value lives in an `InstanceBox` kept as
+/// `Unmanaged` bits, which the compiler does not see; the conditional conformance keeps a slot of a
 /// non-`Sendable` value in one isolation domain.
 @usableFromInline
 final class LazySlot<Value> {

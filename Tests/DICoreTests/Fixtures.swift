@@ -44,3 +44,10 @@ final class Counter: Sendable {
 struct FactoryError: Error, Equatable {
     let reason: String
 }
+
+/// An append-only log shared with factories and disposers.
+final class Log: Sendable {
+    private let storage = Lock<[String]>([])
+    func append(_ entry: String) { storage.withLock { $0.append(entry) } }
+    var entries: [String] { storage.withLock { $0 } }
+}

@@ -1,0 +1,123 @@
+// swift-tools-version: 6.2
+
+import Foundation
+import PackageDescription
+
+// DIToolkit's benchmarks, side by side with Swinject, swift-dependencies and hand-written code.
+// Its own package, so that the library's root Package.swift keeps no dependencies
+// (as swift-nio keeps its benchmarks in `Benchmarks/Package.swift`).
+//
+// package-benchmark runs every executable target below `Benchmarks/`, one per contender, in one
+// `swift package benchmark` invocation; `compare.sh` turns the run into one table of ratios.
+
+let package = Package(
+    name: "DIToolkitBenchmarks",
+    platforms: [
+        .macOS(.v15)
+    ],
+    dependencies: [
+        .package(name: "DIToolkit", path: ".."),
+        // The MallocInterposer trait gives the allocation counts (`mallocCountTotal`).
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    ],
+    targets: [
+        // The services, graphs, sizes and helpers every contender shares.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark")
+            ]
+        ),
+
+        // DIToolkit: DICore's container (resolve, graphs, hierarchy, failures, registration, threads, memory).
+        .executableTarget(
+            name: "ContainerBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DIScopes", package: "DIToolkit"),
+            ],
+            path: "Benchmarks/Container",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+
+        // Contender: Swinject 2.10.
+        .executableTarget(
+            name: "SwinjectBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            path: "Benchmarks/Swinject",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+
+        // Contender: swift-dependencies 1.17 (@Dependency, withDependencies, DependencyValues).
+        .executableTarget(
+            name: "DependenciesBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ],
+            path: "Benchmarks/Dependencies",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+
+        // The floor: the same objects built by hand.
+        .executableTarget(
+            name: "HandwrittenBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Handwritten",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// DIToolkit: @Inject and @LazyInject (DIPropertyWrappers). The target joins the package once
+// DIPropertyWrappers declares its wrappers, so that until then the rest still builds (CI builds
+// this package). Remove the check when the module has landed for good.
+let propertyWrappersDirectory = URL(fileURLWithPath: Context.packageDirectory)
+    .deletingLastPathComponent()
+    .appendingPathComponent("Sources/DIPropertyWrappers")
+let propertyWrappersLanded = (FileManager.default.enumerator(atPath: propertyWrappersDirectory.path)?
+    .compactMap { $0 as? String }
+    .filter { $0.hasSuffix(".swift") }
+    .contains { file in
+        let text = (try? String(contentsOf: propertyWrappersDirectory.appendingPathComponent(file), encoding: .utf8)) ?? ""
+        return text.contains("struct Inject") && text.contains("@propertyWrapper")
+    }) ?? false
+
+if propertyWrappersLanded {
+    package.targets.append(
+        .executableTarget(
+            name: "PropertyWrapperBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DIPropertyWrappers", package: "DIToolkit"),
+            ],
+            path: "Benchmarks/PropertyWrappers",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        )
+    )
+}

@@ -1,1 +1,0 @@
-// DIScopes: the lifetimes beyond DICore's transient and singleton. Filled by its issue.

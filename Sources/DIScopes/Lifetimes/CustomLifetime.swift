@@ -1,0 +1,111 @@
+import DICore
+
+/// A custom scope: instances live in a user's `InstanceStorage`, one per registration, built with the
+/// registering container's resolver.
+///
+/// The storage is the only record of an instance, so that it may drop instances whenever it likes (expiry, a
+/// log-out). Building exactly once when many ask together needs a gate the storage cannot provide: while an
+/// instance is missing, askers meet at one `InstanceSlot` per key; its builder looks in the storage again
+/// (an earlier builder may just have stored one), builds, stores, and retires the slot. A late asker holding
+/// the retired slot still finds the instance in it.
+final class CustomLifetime: LifetimeStrategy {
+    let name: String
+    let storage: any InstanceStorage
+    private let gates = Lock<[InstanceKey: InstanceSlot]>([:])
+
+    init(name: String, storage: any InstanceStorage) {
+        self.name = name
+        self.storage = storage
+    }
+
+    var keepsInstances: Bool { true }
+
+    func placement(
+        for registration: Registration,
+        registeredIn: Container,
+        requestedFrom: Container,
+        resolution: ResolutionScope
+    ) throws -> LifetimePlacement {
+        .provided(by: CustomProvider(lifetime: self, container: registeredIn), dependencies: registeredIn)
+    }
+
+    func release(_ registration: Registration, in container: Container) -> [Any] {
+        if case .alias = registration.kind { return [] }
+        guard let released = storage.release(InstanceKey(registration, in: container)) else { return [] }
+        return [released.value]
+    }
+
+    /// The box stored under `key`, checking that the storage returned what was stored under that key.
+    func stored(
+        _ key: InstanceKey,
+        _ registration: Registration,
+        in container: Container,
+        path: @autoclosure () -> [PathElement]
+    ) throws -> AnyObject? {
+        guard let stored = storage.instance(for: key) else { return nil }
+        guard stored.key == key else {
+            throw ScopeErrors.storageMixedKeys(
+                scope: name, storage: storage, asked: key, got: stored.key, registration, in: container, path: path()
+            )
+        }
+        return stored.box
+    }
+
+    func gate(for key: InstanceKey) -> InstanceSlot {
+        gates.withLock { gates in
+            if let gate = gates[key] { return gate }
+            let gate = InstanceSlot(retention: .strong, lockFreeReads: false)
+            gates[key] = gate
+            return gate
+        }
+    }
+
+    func retire(_ gate: InstanceSlot, for key: InstanceKey) {
+        gates.withLock { gates in
+            if gates[key] === gate { gates[key] = nil }
+        }
+    }
+}
+
+struct CustomProvider: InstanceProvider {
+    let lifetime: CustomLifetime
+    let container: Container
+
+    func instance(of registration: Registration, resolution: ResolutionScope, build: () throws -> AnyObject)
+        throws -> AnyObject
+    {
+        let key = InstanceKey(registration, in: container)
+        if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) { return box }
+        let gate = lifetime.gate(for: key)
+        return try gate.instance(of: registration, resolution: resolution) {
+            if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) {
+                lifetime.retire(gate, for: key)
+                return box
+            }
+            let box = try build()
+            lifetime.storage.store(StoredInstance(box: box, key: key, registration: registration), for: key)
+            lifetime.retire(gate, for: key)
+            return box
+        }.box
+    }
+
+    func instance(
+        of registration: Registration,
+        resolution: ResolutionScope,
+        build: () async throws -> AnyObject
+    ) async throws -> AnyObject {
+        let key = InstanceKey(registration, in: container)
+        if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) { return box }
+        let gate = lifetime.gate(for: key)
+        return try await gate.instance(of: registration, resolution: resolution) {
+            if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) {
+                lifetime.retire(gate, for: key)
+                return box
+            }
+            let box = try await build()
+            lifetime.storage.store(StoredInstance(box: box, key: key, registration: registration), for: key)
+            lifetime.retire(gate, for: key)
+            return box
+        }.box
+    }
+}

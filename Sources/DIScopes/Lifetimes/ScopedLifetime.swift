@@ -1,0 +1,18 @@
+import DICore
+
+/// `.scoped`: one instance per asking container, held by it, built with its resolver.
+struct ScopedLifetime: LifetimeStrategy {
+    var keepsInstances: Bool { true }
+
+    func placement(
+        for registration: Registration,
+        registeredIn: Container,
+        requestedFrom: Container,
+        resolution: ResolutionScope
+    ) throws -> LifetimePlacement {
+        let slot = requestedFrom.slots.slot(for: registration) {
+            InstanceSlot(retention: .strong, lockFreeReads: false)
+        }
+        return .slot(slot, holder: requestedFrom, dependencies: requestedFrom)
+    }
+}

@@ -1,0 +1,61 @@
+import DICore
+
+/// `.weak`: the registering container keeps the instance weakly and builds it with its own resolver.
+struct WeakLifetime: LifetimeStrategy {
+    var keepsInstances: Bool { true }
+
+    func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {
+        switch TypeKind(registration.serviceType) {
+        case .class, .existential:
+            return
+        case .value(let article):
+            throw ScopeErrors.weakValueType(registration, kind: article, in: container)
+        }
+    }
+
+    func placement(
+        for registration: Registration,
+        registeredIn: Container,
+        requestedFrom: Container,
+        resolution: ResolutionScope
+    ) throws -> LifetimePlacement {
+        let slot = registeredIn.slots.slot(for: registration) {
+            InstanceSlot(retention: .weak, lockFreeReads: false)
+        }
+        return .provided(by: WeakProvider(slot: slot, container: registeredIn), dependencies: registeredIn)
+    }
+}
+
+/// Builds into a weak slot, refusing a value instance (possible behind a protocol existential), which a weak
+/// slot could not keep: every resolve would silently build a new one.
+struct WeakProvider: InstanceProvider {
+    let slot: InstanceSlot
+    let container: Container
+
+    func instance(of registration: Registration, resolution: ResolutionScope, build: () throws -> AnyObject)
+        throws -> AnyObject
+    {
+        try slot.instance(of: registration, resolution: resolution) {
+            try checked(try build(), registration, resolution)
+        }.box
+    }
+
+    func instance(
+        of registration: Registration,
+        resolution: ResolutionScope,
+        build: () async throws -> AnyObject
+    ) async throws -> AnyObject {
+        try await slot.instance(of: registration, resolution: resolution) {
+            try checked(try await build(), registration, resolution)
+        }.box
+    }
+
+    private func checked(_ box: AnyObject, _ registration: Registration, _ resolution: ResolutionScope) throws
+        -> AnyObject
+    {
+        guard registration.erased.object(box) == nil else { return box }
+        throw ScopeErrors.weakValueInstance(
+            registration, value: registration.erased.unbox(box), in: container, path: resolution.path
+        )
+    }
+}

@@ -1,0 +1,108 @@
+import DICore
+
+/// The errors DIScopes raises; each message names the service, the containers and the way out.
+enum ScopeErrors {
+    static func weakValueType(_ registration: Registration, kind: String, in container: Container)
+        -> RegistrationError
+    {
+        let service = registration.displayName
+        return RegistrationError(
+            code: .invalidScope,
+            service: service,
+            container: container.name,
+            location: registration.location,
+            message: "Cannot register \(service) with .weak in \(container.name) at \(registration.location): "
+                + "\(registration.serviceType) is \(kind), and only class instances can be held weakly, so "
+                + "every resolve would silently build a new one. Make it a class (or register it as a "
+                + "class-bound protocol such as (any Router).self), or choose .cached to keep one instance "
+                + "until reset, or .transient to build one on every resolve."
+        )
+    }
+
+    static func weakValueInstance(
+        _ registration: Registration,
+        value: Any,
+        in container: Container,
+        path: [PathElement]
+    ) -> ResolutionError {
+        let valueType = Swift.type(of: value)
+        let kind: String
+        if case .value(let description) = TypeKind(valueType) { kind = description } else { kind = "a value" }
+        return ResolutionError(
+            code: .scopeUnavailable,
+            requestedType: registration.serviceType,
+            name: registration.name,
+            path: path + [PathElement(registration, requested: registration.serviceType, in: container)],
+            detail: "It is registered with .weak in \(container.name) (\(registration.location)), but its "
+                + "factory built a \(valueType), which is \(kind): only class instances can be held weakly. "
+                + "Build a class instance, or register \(registration.displayName) with .cached or .transient."
+        )
+    }
+
+    static func noTaggedContainer(
+        _ tag: String,
+        _ registration: Registration,
+        registeredIn: Container,
+        requestedFrom: Container,
+        path: [PathElement]
+    ) -> ResolutionError {
+        let searched = requestedFrom.ancestry.map(\.name)
+        return ResolutionError(
+            code: .scopeUnavailable,
+            requestedType: registration.serviceType,
+            name: registration.name,
+            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom)],
+            searchedContainers: searched,
+            detail: "It is registered with .matching(\"\(tag)\") in \(registeredIn.name) "
+                + "(\(registration.location)), so it lives in the nearest container tagged \"\(tag)\", and none "
+                + "of the containers searched (\(searched.joined(separator: " → "))) has that tag. Resolve it "
+                + "from a container created with tags: [\"\(tag)\"] or from one of its descendants (for "
+                + "example \(registeredIn.name).child(name: \"\(tag)\", tags: [\"\(tag)\"])), or register it "
+                + "with another scope."
+        )
+    }
+
+    static func taggedAboveRegistration(
+        _ tag: String,
+        _ registration: Registration,
+        tagged: Container,
+        registeredIn: Container,
+        requestedFrom: Container,
+        path: [PathElement]
+    ) -> ResolutionError {
+        ResolutionError(
+            code: .scopeUnavailable,
+            requestedType: registration.serviceType,
+            name: registration.name,
+            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom)],
+            searchedContainers: requestedFrom.ancestry.map(\.name),
+            detail: "It is registered with .matching(\"\(tag)\") in \(registeredIn.name) "
+                + "(\(registration.location)), and the nearest container tagged \"\(tag)\" is \(tagged.name), an "
+                + "ancestor of \(registeredIn.name); \(tagged.name) would hold the instance and build it with its "
+                + "own resolver, which cannot see registrations made in \(registeredIn.name). Tag "
+                + "\(registeredIn.name) or a container below it, or register \(registration.displayName) in "
+                + "\(tagged.name)."
+        )
+    }
+
+    static func storageMixedKeys(
+        scope: String,
+        storage: any InstanceStorage,
+        asked: InstanceKey,
+        got: InstanceKey,
+        _ registration: Registration,
+        in container: Container,
+        path: [PathElement]
+    ) -> ResolutionError {
+        ResolutionError(
+            code: .scopeUnavailable,
+            requestedType: registration.serviceType,
+            name: registration.name,
+            path: path + [PathElement(registration, requested: registration.serviceType, in: container)],
+            detail: "Its custom scope \"\(scope)\" asked its storage (\(Swift.type(of: storage))) for the "
+                + "instance of \(asked) and got the one stored for \(got); an InstanceStorage must return only "
+                + "what was stored under the key it is asked for. Check the storage with "
+                + "checkInstanceStorage(_:) in a test."
+        )
+    }
+}

@@ -1,0 +1,61 @@
+import DICore
+
+/// One built instance, as a custom scope hands it to its ``InstanceStorage``.
+///
+/// A storage keeps it and returns it unchanged; only the container creates stored instances, so a storage
+/// can never hand out an instance of the wrong type. Read ``value`` to look at the instance itself:
+///
+/// ```swift
+/// for instance in storage.releaseAll() {
+///     (instance.value as? any Disposable)?.dispose()
+/// }
+/// ```
+public final class StoredInstance: Sendable, CustomStringConvertible {
+    /// The key it was built for.
+    ///
+    /// ```swift
+    /// print(instance.key)   // Inbox in app
+    /// ```
+    public let key: InstanceKey
+    /// `Unmanaged` bits of the instance's box, retained until `deinit`. Kept as bits, as `InstanceSlot` does,
+    /// so that the class is `Sendable` without claiming anything about the box: only services registered
+    /// through the `Sendable`-constrained `register(_:scope:)` overloads reach a custom scope.
+    private let bits: UInt
+    private let unbox: @Sendable (AnyObject) -> Any
+
+    init(box: AnyObject, key: InstanceKey, registration: Registration) {
+        self.key = key
+        bits = UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
+        unbox = registration.erased.unbox
+    }
+
+    /// Used by ``checkInstanceStorage(_:)``, which stores probes of its own.
+    init<Value: Sendable>(probe value: Value, key: InstanceKey) {
+        self.key = key
+        bits = UInt(bitPattern: Unmanaged.passRetained(InstanceBox(value)).toOpaque())
+        unbox = { unsafeDowncast($0, to: InstanceBox<Value>.self).value }
+    }
+
+    deinit {
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
+    }
+
+    /// The box the container hands out.
+    var box: AnyObject {
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+    }
+
+    /// The instance itself, for example to check whether it is `Disposable`.
+    ///
+    /// ```swift
+    /// (instance.value as? any Disposable)?.dispose()
+    /// ```
+    public var value: Any { unbox(box) }
+
+    /// The key and the instance's type, for logs.
+    ///
+    /// ```swift
+    /// print(instance)   // Logger "primary" in app: ConsoleLogger
+    /// ```
+    public var description: String { "\(key): \(type(of: value))" }
+}

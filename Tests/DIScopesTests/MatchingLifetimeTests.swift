@@ -1,0 +1,97 @@
+import DICore
+import DIScopes
+import Testing
+
+@Suite struct MatchingLifetimeTests {
+    @Test func theNearestTaggedContainerHoldsTheInstance() throws {
+        let app = Container(name: "app")
+        let builds = Counter()
+        try app.register(AppRouter.self, scope: .matching("session")) { _ in
+            builds.increment()
+            return AppRouter()
+        }
+        let outer = app.child(name: "outer", tags: ["session"])
+        let inner = outer.child(name: "inner", tags: ["session", "other"])
+        let leaf = inner.child(name: "leaf")
+        let fromLeaf = try leaf.resolve(AppRouter.self)
+        #expect(try inner.resolve(AppRouter.self) === fromLeaf)
+        #expect(try outer.resolve(AppRouter.self) !== fromLeaf)
+        #expect(try outer.child(name: "sibling").resolve(AppRouter.self) === outer.resolve(AppRouter.self))
+        #expect(builds.value == 2)
+    }
+
+    @Test func separatelyTaggedSiblingsEachHaveTheirOwn() throws {
+        let app = Container(name: "app")
+        try app.register(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }
+        let alice = app.child(name: "alice", tags: ["session"])
+        let bob = app.child(name: "bob", tags: ["session"])
+        #expect(try alice.resolve(AppRouter.self) !== bob.resolve(AppRouter.self))
+    }
+
+    @Test func theRegisteringContainerMayCarryTheTagItself() throws {
+        let app = Container(name: "app", tags: ["app"])
+        try app.register(AppRouter.self, scope: .matching("app")) { _ in AppRouter() }
+        let child = app.child(name: "child")
+        #expect(try child.resolve(AppRouter.self) === app.resolve(AppRouter.self))
+    }
+
+    @Test func noTaggedContainerOnThePathIsAnErrorNamingTheTagAndThePath() throws {
+        let app = Container(name: "app")
+        try app.register(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }
+        let leaf = app.child(name: "settings").child(name: "leaf")
+        let error = try #require(throws: ResolutionError.self) { try leaf.resolve(AppRouter.self) }
+        #expect(error.code == .scopeUnavailable)
+        #expect(error.searchedContainers == ["leaf", "settings", "app"])
+        let text = error.description
+        #expect(text.contains("Cannot resolve AppRouter"))
+        #expect(text.contains(#".matching("session")"#))
+        #expect(text.contains("leaf → settings → app"))
+        #expect(text.contains(#"tags: ["session"]"#))
+        #expect(text.contains("MatchingLifetimeTests.swift"))
+    }
+
+    @Test func theErrorNamesTheWholePathWhenADependencyHasNoPlace() throws {
+        let tree = try Tree(widget: .matching("session"))
+        final class Page: Sendable {
+            init(_ widget: Widget) {}
+        }
+        try tree.app.register(Page.self) { r in Page(try r.resolve(Widget.self)) }
+        let error = try #require(throws: ResolutionError.self) { try tree.screen.resolve(Page.self) }
+        #expect(error.code == .scopeUnavailable)
+        #expect(error.path.map(\.description) == ["Page", "Widget"])
+        #expect(error.description.contains("Page → Widget"))
+    }
+
+    @Test func aTaggedAncestorAboveTheRegistrationIsRefused() throws {
+        let app = Container(name: "app", tags: ["session"])
+        let feature = app.child(name: "feature")
+        try feature.register(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }
+        let error = try #require(throws: ResolutionError.self) { try feature.resolve(AppRouter.self) }
+        #expect(error.code == .scopeUnavailable)
+        #expect(error.description.contains("nearest container tagged \"session\" is app"))
+        #expect(error.description.contains("cannot see registrations made in feature"))
+    }
+
+    @Test func twoNamesOfOneTypeNeverShareAnInstance() throws {
+        let app = Container(name: "app")
+        try app.register(AppRouter.self, name: "a", scope: .matching("s")) { _ in AppRouter() }
+        try app.register(AppRouter.self, name: "b", scope: .matching("s")) { _ in AppRouter() }
+        let session = app.child(name: "session", tags: ["s"])
+        #expect(try session.resolve(AppRouter.self, name: "a") !== session.resolve(AppRouter.self, name: "b"))
+    }
+
+    @Test func scopesWithTheSameTagAreEqual() {
+        #expect(Scope.matching("session") == .matching("session"))
+        #expect(Scope.matching("session") != .matching("request"))
+        #expect(Scope.matching("session").name == #"matching("session")"#)
+    }
+
+    @Test func asyncFactoriesMatchToo() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }
+        let session = app.child(name: "session", tags: ["session"])
+        let router = try await session.child(name: "page").resolveAsync(AppRouter.self)
+        #expect(try await session.resolveAsync(AppRouter.self) === router)
+        await #expect(throws: ResolutionError.self) { try await app.resolveAsync(AppRouter.self) }
+    }
+}
