@@ -25,6 +25,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
         /// `@WeakLazyInject` resolved a value that is not a class instance, which cannot be held weakly.
         public static let notAnObject = Code(name: "notAnObject")
 
+        /// The code's name: `resolutionFailed`.
         public var description: String { name }
     }
 
@@ -58,6 +59,13 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The message, then the container's full diagnostic:
+    ///
+    /// ```text
+    /// InjectionError.resolutionFailed: @Inject at App/Model.swift:12 could not inject Database "primary" from checkout.
+    /// ResolutionError.notRegistered: Cannot resolve Database "primary": nothing is registered under that key.
+    /// …
+    /// ```
     public var description: String {
         guard let underlying else { return "InjectionError.\(code): \(message)" }
         return "InjectionError.\(code): \(message)\n\(underlying)"

@@ -25,7 +25,11 @@ import DICore
 /// the service is.
 @propertyWrapper
 public struct LazyInject<Value> {
-    @usableFromInline let slot: LazySlot<Value>
+    /// Owns the slot.
+    let slot: LazySlot<Value>
+    /// The same slot without reference counting, for reads: `slot` keeps it alive as long as this wrapper,
+    /// so a read costs an atomic load and the value's retain, not also a retain and release of the slot.
+    @usableFromInline let unownedSlot: Unmanaged<LazySlot<Value>>
 
     /// Captures the ambient container, to resolve the property's type under `name` on the first read.
     ///
@@ -38,15 +42,19 @@ public struct LazyInject<Value> {
     ///   - fileID: The property's file, printed if it cannot be injected; leave the default.
     ///   - line: The property's line, printed if it cannot be injected; leave the default.
     public init(name: String? = nil, fileID: String = #fileID, line: Int = #line) {
-        slot = LazySlot(
+        let slot = LazySlot<Value>(
             .type(name: name), container: Container.ambient, wrapper: "@LazyInject",
             location: SourceLocation(fileID: fileID, line: line)
         )
+        self.slot = slot
+        unownedSlot = Unmanaged.passUnretained(slot)
     }
 
     /// The service, resolved on the first read.
     @inlinable
-    public var wrappedValue: Value { slot.value }
+    public var wrappedValue: Value {
+        unownedSlot._withUnsafeGuaranteedRef { $0.value }
+    }
 
     /// The wrapper itself, for `$property.resolve()` and `$property.isResolved`.
     public var projectedValue: LazyInject<Value> { self }
