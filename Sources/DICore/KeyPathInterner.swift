@@ -32,12 +32,12 @@ final class KeyPathInterner: Sendable {
 
     /// `Unmanaged<Snapshot>` bits of `state.snapshot`, which keeps it alive.
     private let published: Atomic<UInt>
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private init() {
         let snapshot = Snapshot([:])
         published = Atomic(UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()))
-        state = Mutex(State(snapshot: snapshot))
+        state = Lock(State(snapshot: snapshot))
     }
 
     /// The id of `keyPath`, assigning the next one on first use; ids start at 1 (0 means "no key path").

@@ -29,13 +29,13 @@ final class LazySlot<Value> {
     private let location: SourceLocation
     /// The container captured when the owner was created; dropped once resolved, so that an instance a
     /// container holds does not keep that container alive through its own lazy properties.
-    private let captured: Mutex<Container?>
+    private let captured: Lock<Container?>
 
     init(_ request: LazyRequest<Value>, container: Container, wrapper: String, location: SourceLocation) {
         self.request = request
         self.wrapper = wrapper
         self.location = location
-        self.captured = Mutex(container)
+        self.captured = Lock(container)
     }
 
     deinit {

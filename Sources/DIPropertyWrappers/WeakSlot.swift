@@ -1,5 +1,4 @@
 import DICore
-import Synchronization
 
 /// The slot behind `@WeakLazyInject`: resolved on the first read, then held weakly.
 ///
@@ -12,14 +11,14 @@ final class WeakSlot<Value> {
         weak var object: AnyObject?
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let name: String?
     private let location: SourceLocation
 
     init(name: String?, container: Container, location: SourceLocation) {
         self.name = name
         self.location = location
-        state = Mutex(State(container: container))
+        state = Lock(State(container: container))
     }
 
     /// The object, resolving it on the first read; `nil` once it was released.
