@@ -74,6 +74,15 @@ final class ResolutionStack {
         return stack
     }
 
+    /// The container of the innermost build on this thread, `nil` when no factory is running here; reads
+    /// without creating a stack or retaining it, because property wrappers ask on every injection.
+    static var innermostContainer: Container? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stack in
+            stack.depth == 0 ? nil : stack.frames[stack.depth - 1].container
+        }
+    }
+
     /// Enters the build of `registration` in `container` on this thread's stack; pair with `leave()`.
     ///
     /// - Throws: `circularDependency` if the same registration is already being built in that container on

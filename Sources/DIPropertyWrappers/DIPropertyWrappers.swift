@@ -1,1 +1,0 @@
-// DIPropertyWrappers: @Inject, @LazyInject, @Injected and the ambient container. Filled by its issue.

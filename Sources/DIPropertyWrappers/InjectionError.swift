@@ -1,0 +1,129 @@
+import DICore
+
+/// A property wrapper could not inject its property: the service, the wrapper and the property's
+/// declaration, and the container's full diagnostic.
+///
+/// Wrappers whose property is not optional trap with this description (a missing dependency is a
+/// programming error, and DIToolkit never hands out a silent default); the throwing accessors
+/// (`try $db.resolve()` on ``LazyInject``, ``LazyInjected`` and ``WeakLazyInject``) throw it instead:
+///
+/// ```swift
+/// do {
+///     _ = try model.$database.resolve()
+/// } catch {
+///     print(error)   // @LazyInject at App/Model.swift:12 could not inject Database "primary" from checkout. …
+/// }
+/// ```
+public struct InjectionError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong; a struct so that codes can be added without breaking `switch`es.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as printed.
+        public let name: String
+
+        /// The container could not resolve the service; ``InjectionError/underlying`` says why.
+        public static let resolutionFailed = Code(name: "resolutionFailed")
+        /// `@WeakLazyInject` resolved a value that is not a class instance, which cannot be held weakly.
+        public static let notAnObject = Code(name: "notAnObject")
+
+        /// The code's name: `resolutionFailed`.
+        public var description: String { name }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The wrapper, as written: `@Inject`, `@LazyInject`, `@Injected`, ….
+    public let wrapper: String
+    /// The service as people write it: `Logger "primary"`, or `\.clock` for a key.
+    public let service: String
+    /// The type of the service.
+    public let requestedType: Any.Type
+    /// The container the wrapper resolved from.
+    public let container: String
+    /// Where the property is declared.
+    public let location: SourceLocation
+    /// Why resolution failed: usually a `ResolutionError`, with the path, the containers searched and
+    /// close matches.
+    public let underlying: (any Error)?
+
+    /// The container's diagnostic, when that is what failed.
+    public var resolutionError: ResolutionError? { underlying as? ResolutionError }
+
+    /// One sentence: the wrapper, where it is declared, and what it could not inject.
+    public var message: String {
+        switch code {
+        case .notAnObject:
+            "\(wrapper) at \(location) resolved \(service) from \(container), but the instance is not a class "
+                + "instance and cannot be held weakly. Use @LazyInject for value types."
+        default:
+            "\(wrapper) at \(location) could not inject \(service) from \(container)."
+        }
+    }
+
+    /// The message, then the container's full diagnostic:
+    ///
+    /// ```text
+    /// InjectionError.resolutionFailed: @Inject at App/Model.swift:12 could not inject Database "primary" from checkout.
+    /// ResolutionError.notRegistered: Cannot resolve Database "primary": nothing is registered under that key.
+    /// …
+    /// ```
+    public var description: String {
+        guard let underlying else { return "InjectionError.\(code): \(message)" }
+        return "InjectionError.\(code): \(message)\n\(underlying)"
+    }
+
+    package init(
+        code: Code,
+        wrapper: String,
+        service: String,
+        requestedType: Any.Type,
+        container: String,
+        location: SourceLocation,
+        underlying: (any Error)?
+    ) {
+        self.code = code
+        self.wrapper = wrapper
+        self.service = service
+        self.requestedType = requestedType
+        self.container = container
+        self.location = location
+        self.underlying = underlying
+    }
+
+    /// The error for a failed resolution of `type` under `name`.
+    @usableFromInline
+    static func resolving(
+        _ type: Any.Type,
+        name: String? = nil,
+        from container: Container,
+        wrapper: String,
+        location: SourceLocation,
+        error: any Error
+    ) -> InjectionError {
+        InjectionError(
+            code: .resolutionFailed, wrapper: wrapper, service: name.map { "\(type) \"\($0)\"" } ?? "\(type)",
+            requestedType: type, container: container.name, location: location, underlying: error
+        )
+    }
+
+    /// The error for a failed resolution of the keypath-registry key `key`.
+    @usableFromInline
+    static func resolving<Value>(
+        _ key: ServiceKeyPath<Value>,
+        from container: Container,
+        wrapper: String,
+        location: SourceLocation,
+        error: any Error
+    ) -> InjectionError {
+        InjectionError(
+            code: .resolutionFailed, wrapper: wrapper, service: "\\.\(ServiceKeys()[keyPath: key].name)",
+            requestedType: Value.self, container: container.name, location: location, underlying: error
+        )
+    }
+}
+
+/// Traps with the full diagnostic of a wrapper that could not inject a non-optional property, through
+/// DICore's one trapping path (the `resolveRequired` family).
+@usableFromInline
+func injectionFailed(_ error: InjectionError) -> Never {
+    resolveRequiredFailed(error, at: error.location)
+}

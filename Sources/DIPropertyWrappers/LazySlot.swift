@@ -1,0 +1,117 @@
+import DICore
+import Synchronization
+
+/// What a lazy wrapper resolves: a type under a name, or a key of the keypath registry.
+@usableFromInline
+enum LazyRequest<Value>: Sendable {
+    case type(name: String?)
+    case key(ServiceKeyPath<Value>)
+}
+
+/// The once-slot behind `@LazyInject` and `@LazyInjected`: resolved on the first read, then published
+/// through an atomic pointer that later reads load without a lock.
+///
+/// No lock is held while the container resolves (a factory may read other lazy properties, or this one in
+/// a cycle, which the container reports). If two threads read an unresolved slot at the same moment, both
+/// resolve; the first to publish wins and both return its value, so every read sees one instance (a
+/// transient factory may run twice). Once published the value is never replaced, so the published box
+/// stays valid for the slot's life and the fast path needs no reference counting of the box.
+///
+/// Why this type is `Sendable` for a `Sendable` service only: the value lives in an `InstanceBox` kept as
+/// `Unmanaged` bits, which the compiler does not see; the conditional conformance keeps a slot of a
+/// non-`Sendable` value in one isolation domain.
+@usableFromInline
+final class LazySlot<Value> {
+    /// `Unmanaged<InstanceBox<Value>>` bits, retained by the slot; `0` until resolved.
+    @usableFromInline let published = Atomic<UInt>(0)
+    private let request: LazyRequest<Value>
+    private let wrapper: String
+    private let location: SourceLocation
+    /// The container captured when the owner was created; dropped once resolved, so that an instance a
+    /// container holds does not keep that container alive through its own lazy properties.
+    private let captured: Lock<Container?>
+
+    init(_ request: LazyRequest<Value>, container: Container, wrapper: String, location: SourceLocation) {
+        self.request = request
+        self.wrapper = wrapper
+        self.location = location
+        self.captured = Lock(container)
+    }
+
+    deinit {
+        let bits = published.load(ordering: .acquiring)
+        if bits != 0 { Unmanaged<InstanceBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+    }
+
+    /// The value, resolving it on the first read; traps with the full diagnostic if that fails.
+    @inlinable
+    var value: Value {
+        let bits = published.load(ordering: .acquiring)
+        if bits != 0 { return Self.unbox(bits) }
+        return resolveOrTrap()
+    }
+
+    @inlinable
+    static func unbox(_ bits: UInt) -> Value {
+        Unmanaged<InstanceBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+            ._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    @usableFromInline
+    func resolveOrTrap() -> Value {
+        do {
+            return try resolve()
+        } catch {
+            injectionFailed(error)
+        }
+    }
+
+    /// Whether the value was resolved.
+    var isResolved: Bool { published.load(ordering: .acquiring) != 0 }
+
+    /// The container the slot resolves from, `nil` once resolved.
+    var container: Container? { captured.withLock { $0 } }
+
+    /// The value, resolving it if needed; throws instead of trapping.
+    func resolve() throws(InjectionError) -> Value {
+        let bits = published.load(ordering: .acquiring)
+        if bits != 0 { return Self.unbox(bits) }
+        guard let container = captured.withLock({ $0 }) else {
+            // Published by another thread between the load and the lock (it publishes, then drops the
+            // container).
+            return Self.unbox(published.load(ordering: .acquiring))
+        }
+        let value = try resolve(from: container)
+        let mine = UInt(bitPattern: Unmanaged.passRetained(InstanceBox(value)).toOpaque())
+        let (exchanged, original) = published.compareExchange(
+            expected: 0, desired: mine, ordering: .acquiringAndReleasing
+        )
+        guard exchanged else {
+            Unmanaged<InstanceBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
+            return Self.unbox(original)
+        }
+        captured.withLock { $0 = nil }
+        return value
+    }
+
+    private func resolve(from container: Container) throws(InjectionError) -> Value {
+        switch request {
+        case .type(let name):
+            do {
+                return try container.resolve(Value.self, name: name)
+            } catch {
+                throw InjectionError.resolving(
+                    Value.self, name: name, from: container, wrapper: wrapper, location: location, error: error
+                )
+            }
+        case .key(let key):
+            do {
+                return try container.resolve(key)
+            } catch {
+                throw InjectionError.resolving(key, from: container, wrapper: wrapper, location: location, error: error)
+            }
+        }
+    }
+}
+
+extension LazySlot: Sendable where Value: Sendable {}

@@ -1,0 +1,127 @@
+import DICore
+import DIPropertyWrappers
+import Testing
+
+private final class Report {
+    static let databaseLine = #line + 1
+    @LazyInject(name: "primary") var database: Database
+    @LazyInject var logger: any Logger
+    @LazyInject var cache: Cache?
+    @LazyInject var draft: Draft
+}
+
+/// Copies share the slot, and the struct is `Sendable` because the services are.
+private struct Job: Sendable {
+    @LazyInject var database: Database
+}
+
+/// Reads a lazy property of itself inside its own factory: a cycle the container must report.
+private final class Chicken {
+    @LazyInject var egg: Egg
+}
+
+private final class Egg {
+    let chicken: Chicken
+    init(chicken: Chicken) { self.chicken = chicken }
+}
+
+@Suite struct LazyInjectTests {
+    @Test func resolvesOnTheFirstReadThenKeepsTheInstance() throws {
+        let (_, checkout) = try makeApp()
+        let builds = Counter()
+        try checkout.register(Draft.self) { _ in
+            builds.increment()
+            return Draft()
+        }
+        let report = withContainer(checkout) { Report() }
+        #expect(!report.$draft.isResolved)
+        #expect(builds.value == 0)
+        let first = report.draft
+        #expect(report.$draft.isResolved)
+        #expect(report.draft === first)
+        #expect(try report.$draft.resolve() === first)
+        #expect(builds.value == 1)
+    }
+
+    @Test func capturesTheContainerWhenTheOwnerIsCreatedNotAtTheFirstRead() throws {
+        let (_, checkout) = try makeApp()
+        let report = withContainer(checkout) { Report() }
+        let other = Container(name: "other")
+        try other.register((any Logger).self) { _ in ConsoleLogger(label: "other") }
+        let label = withContainer(other) { report.logger.label }
+        #expect(label == "checkout")
+        #expect(Report().$logger.container === Container.shared)
+    }
+
+    @Test func releasesTheCapturedContainerOnceResolved() throws {
+        let (_, checkout) = try makeApp()
+        let report = withContainer(checkout) { Report() }
+        #expect(report.$database.container === checkout)
+        _ = report.database
+        #expect(report.$database.container == nil)
+    }
+
+    @Test func optionalIsNilWhenNothingIsRegistered() throws {
+        let (_, checkout) = try makeApp()
+        let report = withContainer(checkout) { Report() }
+        #expect(report.cache == nil)
+        #expect(report.$cache.isResolved)
+    }
+
+    @Test func throwingAccessorReportsTheDiagnosticAndTheDeclaration() throws {
+        let empty = Container(name: "empty")
+        let report = withContainer(empty) { Report() }
+        let error = try #require(throws: InjectionError.self) { try report.$database.resolve() }
+        #expect(error.location == SourceLocation(
+            fileID: "DIPropertyWrappersTests/LazyInjectTests.swift", line: Report.databaseLine
+        ))
+        #expect(error.wrapper == "@LazyInject")
+        #expect(error.resolutionError?.code == .notRegistered)
+        #expect(error.description.contains(
+            "@LazyInject at DIPropertyWrappersTests/LazyInjectTests.swift:\(Report.databaseLine) could not inject "
+                + "Database \"primary\" from empty."
+        ))
+        #expect(error.description.contains("searched:  empty"))
+        #expect(!report.$database.isResolved)
+
+        // A later call tries again, from the same captured container.
+        try empty.register(Database.self, name: "primary") { _ in Database(name: "late") }
+        #expect(try report.$database.resolve().name == "late")
+    }
+
+    @Test func copiesShareOneSlot() throws {
+        let (app, _) = try makeApp()
+        try app.register(Database.self) { _ in Database() }
+        let job = withContainer(app) { Job() }
+        let copy = job
+        #expect(copy.database === job.database)
+    }
+
+    @Test func concurrentFirstReadsAllSeeOneInstance() async throws {
+        let app = Container(name: "app")
+        try app.register(Database.self) { _ in Database() }     // transient: each resolve is a new object
+        for _ in 0..<50 {
+            let job = withContainer(app) { Job() }
+            let ids = await withTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<8 { group.addTask { ObjectIdentifier(job.database) } }
+                return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1)
+            #expect(ids.first == ObjectIdentifier(job.database))
+        }
+    }
+
+    @Test func aCycleThroughALazyPropertyIsReportedNotHung() throws {
+        let app = Container(name: "app")
+        try app.register(Egg.self) { r in Egg(chicken: try r.resolve(Chicken.self)) }
+        try app.register(Chicken.self) { _ in
+            let chicken = Chicken()
+            _ = try chicken.$egg.resolve()
+            return chicken
+        }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Chicken.self) }
+        let injection = try #require(error.underlying as? InjectionError)
+        #expect(injection.resolutionError?.code == .circularDependency)
+        #expect(injection.description.contains("Chicken → Egg → Chicken"))
+    }
+}
