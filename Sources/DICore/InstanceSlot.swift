@@ -118,6 +118,11 @@ package final class InstanceSlot: Sendable {
         }
     }
 
+    /// Whether the resolution with token `owner` is building this slot's instance right now.
+    func isBeingBuilt(by owner: Int) -> Bool {
+        state.withLock { $0.builder == owner }
+    }
+
     /// The instance, building it with `build` if the slot is empty. `built` tells whether this call built it.
     package func instance(
         of registration: Registration,
@@ -141,7 +146,7 @@ package final class InstanceSlot: Sendable {
                 sched_yield()
                 continue
             }
-            try BuildWaits.shared.wait(resolution, for: owner, building: registration) {
+            try BuildWaits.shared.wait(resolution, for: owner, building: registration, in: self) {
                 gate.withLock { _ in }
             }
         }
@@ -216,7 +221,7 @@ package final class InstanceSlot: Sendable {
                     // the sibling waits for a build it is not part of, which cannot be a cycle.
                     await waitForBuilder()
                 } else {
-                    try await BuildWaits.shared.wait(resolution, for: owner, building: registration) {
+                    try await BuildWaits.shared.wait(resolution, for: owner, building: registration, in: self) {
                         await waitForBuilder()
                     }
                 }
