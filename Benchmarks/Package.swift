@@ -1,6 +1,5 @@
 // swift-tools-version: 6.2
 
-import Foundation
 import PackageDescription
 
 // DIToolkit's benchmarks, side by side with Swinject, swift-dependencies and hand-written code.
@@ -41,6 +40,21 @@ let package = Package(
                 .product(name: "DIScopes", package: "DIToolkit"),
             ],
             path: "Benchmarks/Container",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+
+        // DIToolkit: @Inject and @LazyInject (DIPropertyWrappers).
+        .executableTarget(
+            name: "PropertyWrapperBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DIPropertyWrappers", package: "DIToolkit"),
+            ],
+            path: "Benchmarks/PropertyWrappers",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
@@ -89,35 +103,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// DIToolkit: @Inject and @LazyInject (DIPropertyWrappers). The target joins the package once
-// DIPropertyWrappers declares its wrappers, so that until then the rest still builds (CI builds
-// this package). Remove the check when the module has landed for good.
-let propertyWrappersDirectory = URL(fileURLWithPath: Context.packageDirectory)
-    .deletingLastPathComponent()
-    .appendingPathComponent("Sources/DIPropertyWrappers")
-let propertyWrappersLanded = (FileManager.default.enumerator(atPath: propertyWrappersDirectory.path)?
-    .compactMap { $0 as? String }
-    .filter { $0.hasSuffix(".swift") }
-    .contains { file in
-        let text = (try? String(contentsOf: propertyWrappersDirectory.appendingPathComponent(file), encoding: .utf8)) ?? ""
-        return text.contains("struct Inject") && text.contains("@propertyWrapper")
-    }) ?? false
-
-if propertyWrappersLanded {
-    package.targets.append(
-        .executableTarget(
-            name: "PropertyWrapperBenchmarks",
-            dependencies: [
-                "BenchmarkFixtures",
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "DICore", package: "DIToolkit"),
-                .product(name: "DIPropertyWrappers", package: "DIToolkit"),
-            ],
-            path: "Benchmarks/PropertyWrappers",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark")
-            ]
-        )
-    )
-}
