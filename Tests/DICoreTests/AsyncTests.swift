@@ -45,7 +45,7 @@ import Testing
         let app = Container(name: "app")
         try app.registerAsync(MainThing.self, scope: .singleton) { @MainActor _ in MainThing() }
         let thing = try await app.resolveAsync(MainThing.self)
-        #expect(await thing.value == 1)
+        #expect(thing.value == 1)
     }
 
     @Test func synchronousResolveOfAnAsyncRegistrationThrows() async throws {

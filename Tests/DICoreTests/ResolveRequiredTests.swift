@@ -18,7 +18,7 @@ import Testing
     @Test func castingVariantTrapsOnTheWrongType() async {
         await #expect(processExitsWith: .failure) {
             let app = Container(name: "app")
-            try? app.register((any Logger).self) { _ in ConsoleLogger() }
+            _ = try? app.register((any Logger).self) { _ in ConsoleLogger() }
             _ = app.resolveRequired((any Logger).self, as: RouterImpl.self)
         }
     }
