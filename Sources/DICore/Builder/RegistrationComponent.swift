@@ -86,8 +86,7 @@ extension Container {
             serviceType: alias,
             scope: target.scope,
             overridable: registration.overridable,
-            location: location,
-            erased: target.erased
+            location: location
         )
     }
 }

@@ -33,8 +33,7 @@ extension Container {
             argumentTypes: argumentTypes,
             scope: .transient,
             overridable: overridable,
-            location: SourceLocation(fileID: fileID, line: line),
-            erased: .of(type, makeBox: nil, makeBoxAsync: nil)
+            location: SourceLocation(fileID: fileID, line: line)
         )
         try add(registration)
         return RegistrationHandle(container: self, registration: registration)

@@ -31,8 +31,7 @@ extension Container {
             serviceType: type,
             scope: scope,
             overridable: overridable,
-            location: SourceLocation(fileID: fileID, line: line),
-            erased: .of(type, makeBox: nil, makeBoxAsync: { InstanceBox(try await factory($0)) })
+            location: SourceLocation(fileID: fileID, line: line)
         )
         try add(registration)
         return RegistrationHandle(container: self, registration: registration)
@@ -122,7 +121,8 @@ extension Container {
         if let parent, parent.path.count >= ResolutionStack.maximumDepth {
             throw ResolutionError.tooDeep(path: parent.path + [element], limit: ResolutionStack.maximumDepth)
         }
-        guard let makeBoxAsync = registration.erased.makeBoxAsync else {
+        let body = registration.erased
+        guard body.buildsAsynchronously else {
             return try dependencies.build(registration, dependencies: dependencies, requested: requested)
         }
         let node = AsyncResolution(registration, in: dependencies, requested: requested, parent: parent)
@@ -130,7 +130,7 @@ extension Container {
         defer { AsyncResolution.active.subtract(1, ordering: .relaxed) }
         do {
             return try await AsyncResolution.$current.withValue(node) {
-                try await makeBoxAsync(dependencies)
+                try await body.makeBoxAsync(dependencies)
             }
         } catch {
             throw Self.wrap(error, path: node.path)

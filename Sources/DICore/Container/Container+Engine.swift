@@ -109,7 +109,8 @@ extension Container {
 
     /// Runs the factory of `registration` with `dependencies` as its resolver, on the thread's active path.
     func build(_ registration: Registration, dependencies: Container, requested: Any.Type) throws -> AnyObject {
-        guard let makeBox = registration.erased.makeBox else {
+        let body = registration.erased
+        guard body.buildsSynchronously else {
             throw ResolutionError(
                 code: .asyncResolutionRequired,
                 requestedType: requested,
@@ -122,7 +123,7 @@ extension Container {
         let stack = try ResolutionStack.enter(registration, in: dependencies, requested: requested)
         defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
         do {
-            return try makeBox(dependencies)
+            return try body.makeBox(dependencies)
         } catch {
             throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
         }

@@ -88,7 +88,6 @@ extension Container {
             overridable: overridable,
             location: location,
             dependencies: dependencies,
-            erased: .of(type, makeBox: { InstanceBox(try factory($0)) }, makeBoxAsync: nil),
             keyPathName: keyPathName
         )
     }

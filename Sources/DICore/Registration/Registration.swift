@@ -20,7 +20,8 @@ package final class Registration: Sendable {
 
     @usableFromInline package let key: RegistrationKey
     @usableFromInline package let kind: Kind
-    @usableFromInline package let body: any AnyObject & Sendable
+    /// The typed factory (`FactoryBox`, `AsyncFactoryBox`, `ArgumentFactoryBox`) or `AliasBox`.
+    @usableFromInline package let body: any ServiceBody
     /// The instance slot of a `.singleton` registration, read without a lock once built.
     @usableFromInline package let singleton: InstanceSlot?
     /// Which inlined shortcut of `Container.resolve` applies, decided once here instead of on every resolve.
@@ -47,8 +48,6 @@ package final class Registration: Sendable {
     package let dependencies: [Dependency]
     /// Global registration order: earlier registrations sort first.
     package let sequence: Int
-    /// How to box, unbox and describe instances without knowing their type statically.
-    package let erased: ErasedService
     /// The `ServiceKeys` property name for keypath registrations, for messages.
     package let keyPathName: String?
 
@@ -57,14 +56,13 @@ package final class Registration: Sendable {
     package init(
         key: RegistrationKey,
         kind: Kind,
-        body: any AnyObject & Sendable,
+        body: any ServiceBody,
         serviceType: Any.Type,
         argumentTypes: [Any.Type] = [],
         scope: Scope,
         overridable: Bool,
         location: SourceLocation,
         dependencies: [Dependency] = [],
-        erased: ErasedService,
         keyPathName: String? = nil
     ) {
         self.key = key
@@ -76,7 +74,6 @@ package final class Registration: Sendable {
         self.overridable = overridable
         self.location = location
         self.dependencies = dependencies
-        self.erased = erased
         self.keyPathName = keyPathName
         self.sequence = Self.counter.add(1, ordering: .relaxed).newValue
         switch (kind, scope.kind) {
@@ -104,6 +101,10 @@ package final class Registration: Sendable {
         default: false
         }
     }
+
+    /// How to build, box and unbox instances without knowing their type statically: the body of the
+    /// registration that builds them (an alias's target for an alias).
+    package var erased: any ServiceBody { target.body }
 
     /// The registration that actually builds instances (itself, or an alias's target).
     package var target: Registration {
@@ -140,74 +141,6 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(name)
-    }
-}
-
-/// Type-erased operations on one registration's instances, captured where the service type is known.
-package struct ErasedService: Sendable {
-    /// Builds an instance into an `InstanceBox<Service>` (synchronous factories only).
-    package let makeBox: (@Sendable (any Resolver) throws -> AnyObject)?
-    /// Builds an instance into an `InstanceBox<Service>` with an `async` factory.
-    package let makeBoxAsync: (@Sendable (any Resolver) async throws -> AnyObject)?
-    /// The boxed value, as `Any`.
-    package let unbox: @Sendable (AnyObject) -> Any
-    /// The boxed value as an object, `nil` for a value type (what `.weak` holds).
-    package let object: @Sendable (AnyObject) -> AnyObject?
-    /// Boxes a value again (what `.weak` does with the object it still holds).
-    package let rebox: @Sendable (Any) -> AnyObject?
-
-    package static func of<Service>(
-        _: Service.Type,
-        makeBox: (@Sendable (any Resolver) throws -> AnyObject)?,
-        makeBoxAsync: (@Sendable (any Resolver) async throws -> AnyObject)?
-    ) -> ErasedService {
-        ErasedService(
-            makeBox: makeBox,
-            makeBoxAsync: makeBoxAsync,
-            unbox: { unsafeDowncast($0, to: InstanceBox<Service>.self).value },
-            object: { box in
-                let value = unsafeDowncast(box, to: InstanceBox<Service>.self).value
-                return type(of: value as Any) is AnyClass ? value as AnyObject : nil
-            },
-            rebox: { value in (value as? Service).map { InstanceBox($0) } }
-        )
-    }
-}
-
-/// The typed factory of a synchronous registration.
-@usableFromInline
-package final class FactoryBox<Service>: Sendable {
-    @usableFromInline package let make: @Sendable (any Resolver) throws -> Service
-
-    package init(_ make: @escaping @Sendable (any Resolver) throws -> Service) {
-        self.make = make
-    }
-}
-
-/// The typed factory of an `async` registration.
-package final class AsyncFactoryBox<Service>: Sendable {
-    package let make: @Sendable (any Resolver) async throws -> Service
-
-    package init(_ make: @escaping @Sendable (any Resolver) async throws -> Service) {
-        self.make = make
-    }
-}
-
-/// The typed factory of a registration with runtime arguments.
-package final class ArgumentFactoryBox<Service, each Argument>: Sendable {
-    package let make: @Sendable (any Resolver, repeat each Argument) throws -> Service
-
-    package init(_ make: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service) {
-        self.make = make
-    }
-}
-
-/// How an alias turns its target's instance into the alias type.
-package final class AliasBox<Alias>: Sendable {
-    package let cast: @Sendable (Any) -> Alias?
-
-    package init() {
-        cast = { $0 as? Alias }
     }
 }
 

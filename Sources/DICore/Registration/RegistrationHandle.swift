@@ -43,8 +43,7 @@ public struct RegistrationHandle<Service>: Sendable {
             serviceType: alias,
             scope: target.scope,
             overridable: registration.overridable,
-            location: SourceLocation(fileID: fileID, line: line),
-            erased: target.erased
+            location: SourceLocation(fileID: fileID, line: line)
         )
         try container.add(aliasRegistration)
         return self

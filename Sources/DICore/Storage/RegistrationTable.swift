@@ -5,15 +5,16 @@
 /// freed memory. Lookups hand out `Unmanaged` references so the hot path does no reference counting.
 @usableFromInline
 package final class RegistrationTable: Sendable {
+    /// Two words, so that a table of 100,000 registrations stays a few megabytes; the key is compared in the
+    /// registration, which a hit reads next anyway.
     @usableFromInline
-    struct Entry: Sendable {
+    struct Bucket: Sendable {
         @usableFromInline let hash: UInt
-        @usableFromInline let key: RegistrationKey
         /// `Unmanaged<Registration>` bits; `0` marks an empty bucket.
         @usableFromInline let handle: UInt
     }
 
-    @usableFromInline let buckets: [Entry]
+    @usableFromInline let buckets: [Bucket]
     @usableFromInline let mask: Int
     /// Every registration in the table, in registration order; also what keeps them alive.
     package let registrations: [Registration]
@@ -34,19 +35,20 @@ package final class RegistrationTable: Sendable {
         var capacity = 8
         while capacity < registrations.count * 2 { capacity <<= 1 }
         mask = capacity - 1
-        let empty = Entry(hash: 0, key: RegistrationKey(type: ObjectIdentifier(Never.self), name: nil), handle: 0)
-        var buckets = [Entry](repeating: empty, count: capacity)
-        for registration in registrations {
-            let hash = registration.key.tableHash
-            var index = Int(truncatingIfNeeded: hash) & mask
-            while buckets[index].handle != 0 { index = (index &+ 1) & mask }
-            buckets[index] = Entry(
-                hash: hash,
-                key: registration.key,
-                handle: UInt(bitPattern: Unmanaged.passUnretained(registration).toOpaque())
-            )
+        let mask = mask
+        self.buckets = [Bucket](unsafeUninitializedCapacity: capacity) { buckets, initialized in
+            for index in 0..<capacity { (buckets.baseAddress! + index).initialize(to: Bucket(hash: 0, handle: 0)) }
+            for registration in registrations {
+                let hash = registration.key.tableHash
+                var index = Int(truncatingIfNeeded: hash) & mask
+                while buckets[index].handle != 0 { index = (index &+ 1) & mask }
+                buckets[index] = Bucket(
+                    hash: hash,
+                    handle: UInt(bitPattern: Unmanaged.passUnretained(registration).toOpaque())
+                )
+            }
+            initialized = capacity
         }
-        self.buckets = buckets
     }
 
     /// The registration stored under `key`, without retaining it (the table keeps it alive).
@@ -57,8 +59,9 @@ package final class RegistrationTable: Sendable {
             while true {
                 let handle = buckets[index].handle
                 if handle == 0 { return nil }
-                if buckets[index].hash == hash && buckets[index].key == key {
-                    return Unmanaged<Registration>.fromOpaque(UnsafeRawPointer(bitPattern: handle)!)
+                if buckets[index].hash == hash {
+                    let registration = Unmanaged<Registration>.fromOpaque(UnsafeRawPointer(bitPattern: handle)!)
+                    if registration._withUnsafeGuaranteedRef({ $0.key == key }) { return registration }
                 }
                 index = (index &+ 1) & mask
             }

@@ -20,7 +20,9 @@ package final class Registry: Sendable {
 
     private struct State {
         var table: RegistrationTable
-        var pending: [RegistrationKey: Registration] = [:]
+        var pending = PendingRegistrations()
+        /// Whether a pending registration replaces a published one (publishing must then drop the old one).
+        var pendingReplacesPublished = false
         var lockedHits = 0
         /// Tables a lock-free reader may still be reading; released with the registry.
         var retired: [RegistrationTable] = []
@@ -84,10 +86,11 @@ package final class Registry: Sendable {
             let existing = state.pending[key] ?? inTable
             try check(existing)
             if let inTable {
-                state.pending[key] = registration
+                state.pending.insert(registration)
+                state.pendingReplacesPublished = true
                 publish(&state, replacing: inTable)
             } else {
-                state.pending[key] = registration
+                state.pending.insert(registration)
                 publish(word: state.table, pending: true)
             }
             return existing
@@ -113,8 +116,11 @@ package final class Registry: Sendable {
             for registration in registrations {
                 let key = registration.key
                 if let old = state.pending[key] ?? state.table.registration(for: key) { replaced.append(old) }
-                if state.table.registration(for: key) != nil { mustPublish = true }
-                state.pending[key] = registration
+                if state.table.registration(for: key) != nil {
+                    mustPublish = true
+                    state.pendingReplacesPublished = true
+                }
+                state.pending.insert(registration)
             }
             if mustPublish {
                 publish(&state, replacing: nil)
@@ -126,14 +132,11 @@ package final class Registry: Sendable {
     }
 
     /// Every registration of this container, published or pending, in registration order.
+    ///
+    /// Pending registrations never share a key with the published table once `insert` returns (replacing a
+    /// published key publishes at once), so the two lists are simply joined.
     package var all: [Registration] {
-        state.withLock { state in
-            var keys = Set(state.pending.keys)
-            var result = state.table.registrations.filter { !keys.contains($0.key) }
-            result += state.pending.values
-            keys.removeAll()
-            return result.sorted { $0.sequence < $1.sequence }
-        }
+        state.withLock { state in state.table.registrations + state.pending.inOrder }
     }
 
     /// Publishes a table that refuses resolution; the container is closed for good.
@@ -166,9 +169,8 @@ package final class Registry: Sendable {
     ) {
         var merged = state.table.registrations
         if !state.pending.isEmpty {
-            merged.removeAll { state.pending[$0.key] != nil }
-            merged += state.pending.values
-            merged.sort { $0.sequence < $1.sequence }
+            if state.pendingReplacesPublished { merged.removeAll { state.pending[$0.key] != nil } }
+            merged += state.pending.inOrder
         }
         let table = RegistrationTable(
             merged,
@@ -177,7 +179,8 @@ package final class Registry: Sendable {
         )
         state.retired.append(state.table)
         state.table = table
-        state.pending.removeAll(keepingCapacity: true)
+        state.pending.removeAll()
+        state.pendingReplacesPublished = false
         state.lockedHits = 0
         publish(word: table, pending: false)
     }

@@ -1,0 +1,74 @@
+/// Registrations added since a container last published its table: an open-addressing index on the same
+/// cheap hash as `RegistrationTable`, kept in insertion order.
+///
+/// A `Dictionary` would hash every key with SipHash on each insert and again on every resize, which was most
+/// of the cost of registering 100,000 services; and publishing would have to sort its values back into
+/// registration order.
+struct PendingRegistrations {
+    /// In insertion order; `nil` where a later registration of the same key replaced the entry.
+    private var ordered: [Registration?] = []
+    /// The `tableHash` of each entry of `ordered`, so that probing compares keys only on a hash match.
+    private var hashes: [UInt] = []
+    /// Indices into `ordered`, `-1` for an empty bucket; capacity a power of two, at most half full.
+    private var buckets: [Int32] = []
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The pending registration for `key`.
+    subscript(key: RegistrationKey) -> Registration? {
+        guard let bucket = bucket(of: key, hash: key.tableHash), buckets[bucket] >= 0 else { return nil }
+        return ordered[Int(buckets[bucket])]
+    }
+
+    /// Adds `registration`, replacing a pending one of the same key; returns the replaced one.
+    @discardableResult
+    mutating func insert(_ registration: Registration) -> Registration? {
+        if (ordered.count + 1) * 2 > buckets.count { grow() }
+        let bucket = bucket(of: registration.key, hash: registration.key.tableHash)!
+        var replaced: Registration?
+        if buckets[bucket] >= 0 {
+            replaced = ordered[Int(buckets[bucket])]
+            ordered[Int(buckets[bucket])] = nil
+        } else {
+            count += 1
+        }
+        buckets[bucket] = Int32(ordered.count)
+        ordered.append(registration)
+        hashes.append(registration.key.tableHash)
+        return replaced
+    }
+
+    /// The pending registrations, oldest first.
+    var inOrder: [Registration] { ordered.compactMap { $0 } }
+
+    mutating func removeAll() {
+        ordered.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+        for index in buckets.indices { buckets[index] = -1 }
+        count = 0
+    }
+
+    /// The bucket holding `key`, or the empty bucket where it would go; `nil` while there are no buckets.
+    private func bucket(of key: RegistrationKey, hash: UInt) -> Int? {
+        guard !buckets.isEmpty else { return nil }
+        let mask = buckets.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while buckets[index] >= 0 {
+            let position = Int(buckets[index])
+            if hashes[position] == hash, ordered[position]?.key == key { return index }
+            index = (index &+ 1) & mask
+        }
+        return index
+    }
+
+    private mutating func grow() {
+        buckets = [Int32](repeating: -1, count: max(16, buckets.count * 2))
+        let mask = buckets.count - 1
+        for position in ordered.indices where ordered[position] != nil {
+            var index = Int(truncatingIfNeeded: hashes[position]) & mask
+            while buckets[index] >= 0 { index = (index &+ 1) & mask }
+            buckets[index] = Int32(position)
+        }
+    }
+}
