@@ -138,6 +138,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    try! app.register(ShardA.self, scope: .singleton) { _ in ShardA() }
+    try! app.register(ShardB.self, scope: .singleton) { _ in ShardB() }
+    blackHole(try! app.resolve(ShardA.self))
+    blackHole(try! app.resolve(ShardB.self))
+    for threads in [1, 2] {
+        Scenario.threadBenchmark(
+            "Container.threads-distinct-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.singletonResolves
+        ) { count, thread in
+            for _ in 0..<count {
+                if thread == 0 { blackHole(try! app.resolve(ShardA.self)) } else { blackHole(try! app.resolve(ShardB.self)) }
+            }
+        }
+    }
+
     for threads in [1, 2] {
         Scenario.threadBenchmark(
             "Container.threads-singleton-\(threads)",

@@ -153,6 +153,19 @@ let benchmarks: @Sendable () -> Void = {
     // The floor of any resolve that hands out a strong reference to one shared singleton: a
     // retain and a release of that object. Two threads doing it at once contend for the object's
     // reference count, so this shows how much of the singleton rows' two-thread scaling is ARC's.
+    let shards = (ShardA(), ShardB())
+    for threads in [1, 2] {
+        Scenario.threadBenchmark(
+            "Handwritten.threads-distinct-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.singletonResolves
+        ) { count, thread in
+            for _ in 0..<count {
+                if thread == 0 { blackHole(shards.0) } else { blackHole(shards.1) }
+            }
+        }
+    }
+
     for threads in [1, 2] {
         Scenario.threadBenchmark(
             "Handwritten.threads-retain-\(threads)",

@@ -1,3 +1,4 @@
+import Synchronization
 import Benchmark
 import Dispatch
 import Foundation
@@ -221,6 +222,24 @@ public enum Scenario {
         }
     }
 
+    /// Declares a thread scenario whose work knows which thread runs it (`0` or `1`); with one thread,
+    /// that thread does the work of both, one half after the other, so the same operations are measured.
+    public static func threadBenchmark(
+        _ name: String,
+        threads: Int,
+        total: Int,
+        indexed work: @escaping @Sendable (_ count: Int, _ thread: Int) -> Void
+    ) {
+        threadBenchmark(name, threads: threads, total: total) { count in
+            if threads == 1 {
+                work(count / 2, 0)
+                work(count / 2, 1)
+            } else {
+                work(count, ThreadIndex.next())
+            }
+        }
+    }
+
     /// Splits `total` operations evenly across `threads` threads, runs them at the same time and
     /// returns when all have finished. Thread start-up is paid for one thread too, so the two
     /// variants differ only in how the work is shared.
@@ -249,4 +268,11 @@ public final class ResidentTracker {
     var iterations = 0
 
     public init() {}
+}
+
+/// Hands out `0`, `1`, `0`, `1`, … to the threads of an indexed thread scenario.
+enum ThreadIndex {
+    private static let counter = Atomic<Int>(0)
+
+    static func next() -> Int { counter.add(1, ordering: .relaxed).oldValue % 2 }
 }

@@ -76,3 +76,21 @@ public final class HandwrittenOwner: Sendable {
         self.cache = cache
     }
 }
+
+/// Two singletons that live on separate cache lines, one per thread in the `threads-distinct`
+/// scenarios: they show how the container's own read path scales when threads do not retain the
+/// same object (whose shared reference count limits the `threads-singleton` rows).
+public final class ShardA: Sendable {
+    @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    @inlinable
+    public init() {}
+}
+
+/// The second thread's singleton in the `threads-distinct` scenarios; see ``ShardA``.
+public final class ShardB: Sendable {
+    @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    @inlinable
+    public init() {}
+}
