@@ -28,6 +28,7 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
         /// A behaviour threw while observing a registration.
         public static let behaviorFailed = Code(name: "behaviorFailed")
 
+        /// The code's name, as printed: `alreadyRegistered`.
         public var description: String { name }
     }
 
@@ -64,6 +65,7 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `RegistrationError.<code>: <message>`.
     public var description: String { "RegistrationError.\(code): \(message)" }
 
     static func closed(_ registration: Registration) -> RegistrationError {

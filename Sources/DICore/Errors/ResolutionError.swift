@@ -42,6 +42,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         /// The lifetime cannot place the instance here (for example no container with the tag of `.matching`).
         public static let scopeUnavailable = Code(name: "scopeUnavailable")
 
+        /// The code's name, as printed: `notRegistered`.
         public var description: String { name }
     }
 
@@ -112,6 +113,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         return headline + " " + detail
     }
 
+    /// The whole diagnosis: the headline, the path with where each step was registered, the containers
+    /// searched, close matches and the way out.
     public var description: String {
         var lines = ["ResolutionError.\(code): \(message)"]
         if path.count > 1 || code == .circularDependency {

@@ -132,12 +132,15 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
         self.name = name
     }
 
+    /// `Database "primary"`.
     public var description: String { ServiceName.describe(type, name: name) }
 
+    /// Two dependencies are equal when they name the same type under the same name.
     public static func == (lhs: Dependency, rhs: Dependency) -> Bool {
         ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.name == rhs.name
     }
 
+    /// Hashes the type's identity and the name.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(name)

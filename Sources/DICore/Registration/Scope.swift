@@ -55,10 +55,13 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The scope's name: `singleton`, `matching("session")`, ….
     public var description: String { name }
 
+    /// Scopes are equal when their names are: `.matching("a")` and `.matching("b")` differ.
     public static func == (lhs: Scope, rhs: Scope) -> Bool { lhs.name == rhs.name }
 
+    /// Hashes the name.
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 

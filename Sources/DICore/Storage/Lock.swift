@@ -12,9 +12,9 @@ import Darwin
 /// library, where ThreadSanitizer cannot see it, so every `swift test --sanitize=thread` run would report
 /// its critical sections as races. `pthread_mutex_t` is intercepted by the sanitizer.
 ///
-/// `@unchecked Sendable` — the one such type in DIToolkit — and why it is sound: `state` is only read or
-/// written between `pthread_mutex_lock` and `pthread_mutex_unlock` of the same mutex, and, as with `Mutex`,
-/// values enter and leave only as `sending`, so no non-Sendable value is shared through it.
+/// Its sendability is unchecked, the one such type in DIToolkit, and this is why that is sound: `state` is
+/// only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` of the same mutex, and, as
+/// with `Mutex`, values enter and leave only as `sending`, so no non-Sendable value is shared through it.
 package final class Lock<State: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
