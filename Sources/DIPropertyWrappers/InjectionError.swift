@@ -62,7 +62,8 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
     /// The message, then the container's full diagnostic:
     ///
     /// ```text
-    /// InjectionError.resolutionFailed: @Inject at App/Model.swift:12 could not inject Database "primary" from checkout.
+    /// InjectionError.resolutionFailed: @Inject at App/Model.swift:12 could not inject Database "primary"
+    /// from checkout.
     /// ResolutionError.notRegistered: Cannot resolve Database "primary": nothing is registered under that key.
     /// …
     /// ```

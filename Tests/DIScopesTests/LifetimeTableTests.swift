@@ -10,7 +10,10 @@ import Testing
 /// is registered in `app`.
 @Suite struct LifetimeTableTests {
     private func widgets(_ tree: Tree, _ order: Order) throws -> (parent: Widget, child: Widget) {
-        try order.resolve(parent: { try tree.app.resolve(Widget.self) }, child: { try tree.feature.resolve(Widget.self) })
+        try order.resolve(
+            parent: { try tree.app.resolve(Widget.self) },
+            child: { try tree.feature.resolve(Widget.self) }
+        )
     }
 
     @Test(arguments: Order.allCases)

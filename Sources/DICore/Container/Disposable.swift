@@ -47,7 +47,8 @@ extension Container {
     package static func take(_ held: [HeldInstance]) -> [Any] {
         held.compactMap { instance in
             let registration = instance.registration
-            let box = instance.slot === registration.singleton ? instance.slot.current(registration) : instance.slot.reset()
+            let isSingleton = instance.slot === registration.singleton
+            let box = isSingleton ? instance.slot.current(registration) : instance.slot.reset()
             return box.map(registration.erased.unbox)
         }
     }

@@ -123,7 +123,8 @@ final class ResolutionStack {
         for index in 0..<depth {
             let frame = frames[index]
             if frame.registration === registration && frame.container === container {
-                throw ResolutionError.cycle(path: path + [PathElement(registration, requested: requested, in: container)])
+                let repeated = PathElement(registration, requested: requested, in: container)
+                throw ResolutionError.cycle(path: path + [repeated])
             }
         }
         if let outer = asyncOuter, outer.contains(registration, in: container) {

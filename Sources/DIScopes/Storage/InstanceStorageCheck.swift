@@ -89,7 +89,10 @@ private struct StorageCheck {
     mutating func run() {
         let empty = Self.key()
         if let found = storage.instance(for: empty) {
-            fail("emptyStorageHasNothing", "instance(for:) returned \(found) for \(empty), under which nothing was stored.")
+            fail(
+                "emptyStorageHasNothing",
+                "instance(for:) returned \(found) for \(empty), under which nothing was stored."
+            )
         }
 
         let key = Self.key()
