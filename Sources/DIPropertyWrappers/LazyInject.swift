@@ -53,7 +53,9 @@ public struct LazyInject<Value> {
     /// The service, resolved on the first read.
     @inlinable
     public var wrappedValue: Value {
-        unownedSlot._withUnsafeGuaranteedRef { $0.value }
+        // Yields a borrow of the value the slot keeps, so a read costs what a stored property's does:
+        // no retain and release, as a getter returning the value would need.
+        _read { yield unownedSlot._withUnsafeGuaranteedRef { $0.address }.pointee }
     }
 
     /// The wrapper itself, for `$property.resolve()` and `$property.isResolved`.

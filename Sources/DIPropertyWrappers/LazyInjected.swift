@@ -41,7 +41,7 @@ public struct LazyInjected<Value> {
     /// The service, resolved on the first read.
     @inlinable
     public var wrappedValue: Value {
-        unownedSlot._withUnsafeGuaranteedRef { $0.value }
+        _read { yield unownedSlot._withUnsafeGuaranteedRef { $0.address }.pointee }
     }
 
     /// The wrapper itself, for `$property.resolve()` and `$property.isResolved`.

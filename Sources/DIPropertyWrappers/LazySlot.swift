@@ -11,6 +11,9 @@ enum LazyRequest<Value>: Sendable {
 /// The once-slot behind `@LazyInject` and `@LazyInjected`: resolved on the first read, then published
 /// through an atomic pointer that later reads load without a lock.
 ///
+/// The value lives in memory the slot allocates once and never moves or replaces, so a wrapper can yield a
+/// borrow of it (`_read`) and a read costs what a stored property's does.
+///
 /// No lock is held while the container resolves (a factory may read other lazy properties, or this one in
 /// a cycle, which the container reports). If two threads read an unresolved slot at the same moment, both
 /// resolve; the first to publish wins and both return its value, so every read sees one instance (a
@@ -22,7 +25,8 @@ enum LazyRequest<Value>: Sendable {
 /// non-`Sendable` value in one isolation domain.
 @usableFromInline
 final class LazySlot<Value> {
-    /// `Unmanaged<InstanceBox<Value>>` bits, retained by the slot; `0` until resolved.
+    /// The address of the resolved value (an initialized `UnsafeMutablePointer<Value>` the slot owns), as
+    /// bits; `0` until resolved.
     @usableFromInline let published = Atomic<UInt>(0)
     private let request: LazyRequest<Value>
     private let wrapper: String
@@ -40,21 +44,33 @@ final class LazySlot<Value> {
 
     deinit {
         let bits = published.load(ordering: .acquiring)
-        if bits != 0 { Unmanaged<InstanceBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release() }
+        if bits != 0 { Self.free(bits) }
     }
 
-    /// The value, resolving it on the first read; traps with the full diagnostic if that fails.
+    private static func free(_ bits: UInt) {
+        let pointer = UnsafeMutablePointer<Value>(bitPattern: bits)!
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    /// The address of the value, resolving it on the first read; traps with the full diagnostic if that
+    /// fails. Valid for the slot's life.
     @inlinable
-    var value: Value {
+    var address: UnsafePointer<Value> {
         let bits = published.load(ordering: .acquiring)
-        if bits != 0 { return Self.unbox(bits) }
-        return resolveOrTrap()
+        if bits != 0 { return UnsafePointer(bitPattern: bits).unsafelyUnwrapped }
+        return addressResolvingOrTrapping()
+    }
+
+    @usableFromInline
+    func addressResolvingOrTrapping() -> UnsafePointer<Value> {
+        _ = resolveOrTrap()
+        return UnsafePointer(bitPattern: published.load(ordering: .acquiring)).unsafelyUnwrapped
     }
 
     @inlinable
     static func unbox(_ bits: UInt) -> Value {
-        Unmanaged<InstanceBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            ._withUnsafeGuaranteedRef { $0.value }
+        UnsafePointer<Value>(bitPattern: bits).unsafelyUnwrapped.pointee
     }
 
     @usableFromInline
@@ -82,12 +98,14 @@ final class LazySlot<Value> {
             return Self.unbox(published.load(ordering: .acquiring))
         }
         let value = try resolve(from: container)
-        let mine = UInt(bitPattern: Unmanaged.passRetained(InstanceBox(value)).toOpaque())
+        let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        storage.initialize(to: value)
+        let mine = UInt(bitPattern: storage)
         let (exchanged, original) = published.compareExchange(
             expected: 0, desired: mine, ordering: .acquiringAndReleasing
         )
         guard exchanged else {
-            Unmanaged<InstanceBox<Value>>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
+            Self.free(mine)
             return Self.unbox(original)
         }
         captured.withLock { $0 = nil }
