@@ -68,6 +68,8 @@ SCENARIOS = [
     ("resolve-graph-5-child-1", "5-object graph through 1 child level", 1000, "time"),
     ("resolve-graph-5-child-3", "5-object graph through 3 child levels", 1000, "time"),
     ("inject-owner-init", "`@Inject` owner init (singleton + new Cache)", 1000, "time"),
+    ("inject-owner-init-current", "the same owner resolving by hand from `Container.current` (read once)", 1000, "time"),
+    ("inject-owner-init-held", "the same owner resolving by hand from a container it is given", 1000, "time"),
     ("lazyinject-read", "`@LazyInject` read after the first", 1000, "time"),
     ("resolve-missing-10", "failed lookup, 10 registrations", 1000, "time"),
     ("resolve-missing-10k", "failed lookup, 10,000 registrations", 1, "time"),

@@ -14,6 +14,17 @@ final class InjectOwner {
     @Inject var cache: Cache
 }
 
+/// The same owner written without wrappers: both dependencies resolved directly from a container.
+final class DirectOwner {
+    let logger: Logger
+    let cache: Cache
+
+    init(_ container: Container) {
+        logger = try! container.resolve(Logger.self)
+        cache = try! container.resolve(Cache.self)
+    }
+}
+
 /// Resolves its `Cache` on the first read and keeps it.
 final class LazyInjectOwner {
     @LazyInject var cache: Cache
@@ -32,6 +43,23 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(InjectOwner())
             }
             benchmark.stopMeasurement()
+        }
+    }
+
+    // What `@Inject` replaces: resolving from the ambient container by hand, and from a container held.
+    Benchmark("Container.inject-owner-init-current", configuration: Scenario.micro) { benchmark in
+        withContainer(app) {
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(DirectOwner(Container.current))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    Benchmark("Container.inject-owner-init-held", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(DirectOwner(app))
         }
     }
 
