@@ -151,27 +151,19 @@ extension Container {
         guard let existing else { return }
         let service = registration.displayName
         if !existing.overridable {
-            throw RegistrationError(
-                code: .alreadyRegistered,
-                service: service,
-                container: name,
-                location: registration.location,
-                existing: existing.location,
-                message: "\(service) is already registered in \(name) at \(existing.location) with "
-                    + "overridable: false, so the registration at \(registration.location) cannot replace it. "
-                    + "Remove one of the two, or register the override in a test container built for it."
+            throw .alreadyRegistered(
+                registration, over: existing, in: name,
+                "\(service) is already registered in \(name) at \(existing.location) with overridable: false, "
+                    + "so the registration at \(registration.location) cannot replace it. Remove one of the two, "
+                    + "or register the override in a test container built for it."
             )
         }
         if !registration.overridable {
-            throw RegistrationError(
-                code: .alreadyRegistered,
-                service: service,
-                container: name,
-                location: registration.location,
-                existing: existing.location,
-                message: "\(service) is already registered in \(name) at \(existing.location); the "
-                    + "registration at \(registration.location) is overridable: false and must be the first "
-                    + "for its key. Remove the earlier registration, or drop overridable: false."
+            throw .alreadyRegistered(
+                registration, over: existing, in: name,
+                "\(service) is already registered in \(name) at \(existing.location); the registration at "
+                    + "\(registration.location) is overridable: false and must be the first for its key. Remove "
+                    + "the earlier registration, or drop overridable: false."
             )
         }
     }
@@ -180,14 +172,9 @@ extension Container {
         var current = parent
         while let ancestor = current {
             if let existing = ancestor.registry.registration(for: registration.key), !existing.overridable {
-                let service = registration.displayName
-                throw RegistrationError(
-                    code: .alreadyRegistered,
-                    service: service,
-                    container: name,
-                    location: registration.location,
-                    existing: existing.location,
-                    message: "\(service) is registered in \(ancestor.name) at \(existing.location) with "
+                throw .alreadyRegistered(
+                    registration, over: existing, in: name,
+                    "\(registration.displayName) is registered in \(ancestor.name) at \(existing.location) with "
                         + "overridable: false, so \(name) cannot shadow it (at \(registration.location)). "
                         + "Resolve the ancestor's registration, or make it overridable."
                 )

@@ -68,6 +68,22 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
     /// `RegistrationError.<code>: <message>`.
     public var description: String { "RegistrationError.\(code): \(message)" }
 
+    static func alreadyRegistered(
+        _ registration: Registration,
+        over existing: Registration,
+        in container: String,
+        _ message: String
+    ) -> RegistrationError {
+        RegistrationError(
+            code: .alreadyRegistered,
+            service: registration.displayName,
+            container: container,
+            location: registration.location,
+            existing: existing.location,
+            message: message
+        )
+    }
+
     static func closed(_ registration: Registration) -> RegistrationError {
         RegistrationError(
             code: .containerClosed,
