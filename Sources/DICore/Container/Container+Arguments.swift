@@ -111,7 +111,7 @@ extension Container {
             searchedContainers: ancestry.map(\.name),
             detail: "It was called with arguments of type \(given), but the registration at \(other.location) "
                 + "takes \(taking). Pass arguments of those types, in that order.",
-            context: LookupContext(container: self, key: key, type: type, argumentTypes: given)
+            context: LookupContext(container: self, key: key, type: type)
         )
     }
 }

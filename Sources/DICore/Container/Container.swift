@@ -157,10 +157,6 @@ package final class SlotStore: Sendable {
         }
     }
 
-    /// The slot for `registration`, if one was created.
-    package func existingSlot(for registration: Registration) -> InstanceSlot? {
-        slots.withLock { $0[ObjectIdentifier(registration)]?.slot }
-    }
 
     /// Forgets the slot of `registration` (replaced), returning it.
     @discardableResult

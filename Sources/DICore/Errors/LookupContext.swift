@@ -4,13 +4,11 @@ package final class LookupContext: Sendable {
     let container: Container
     let key: RegistrationKey
     let type: Any.Type
-    let argumentTypes: String?
 
-    init(container: Container, key: RegistrationKey, type: Any.Type, argumentTypes: String? = nil) {
+    init(container: Container, key: RegistrationKey, type: Any.Type) {
         self.container = container
         self.key = key
         self.type = type
-        self.argumentTypes = argumentTypes
     }
 
     /// Registrations that were probably meant, nearest first.

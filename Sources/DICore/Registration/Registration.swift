@@ -46,7 +46,8 @@ package final class Registration: Sendable {
     package let location: SourceLocation
     /// Dependencies known without running the factory (`autoregister`), for diagnostics.
     package let dependencies: [Dependency]
-    /// Global registration order: earlier registrations sort first.
+    /// A number unique to this registration in the process, increasing in creation order (DIScopes keys
+    /// instances by it).
     package let sequence: Int
     /// The `ServiceKeys` property name for keypath registrations, for messages.
     package let keyPathName: String?

@@ -160,11 +160,6 @@ package final class InstanceSlot: Sendable {
     ) async throws -> (box: AnyObject, built: Bool) {
         let token = resolution.tokens[0]
         while true {
-            enum Step {
-                case ready(AnyObject)
-                case build
-                case wait(owner: Int)
-            }
             enum Claim: Sendable {
                 case ready(UInt)
                 case build
@@ -177,16 +172,9 @@ package final class InstanceSlot: Sendable {
                 state.builder = token
                 return .build
             }
-            let step: Step
             switch claim {
             case .ready(let bits):
-                step = .ready(Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue())
-            case .build: step = .build
-            case .wait(let owner): step = .wait(owner: owner)
-            }
-            switch step {
-            case .ready(let box):
-                return (box, false)
+                return (Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue(), false)
             case .build:
                 let result: Result<AnyObject, any Error>
                 do { result = .success(try await build()) } catch { result = .failure(error) }

@@ -67,7 +67,7 @@ package final class Registry: Sendable {
             guard let found = state.pending[key] else { return state.table.registration(for: key) }
             state.lockedHits += 1
             if state.pending.count * 4 >= state.table.count || state.lockedHits * 16 >= state.table.count {
-                publish(&state, replacing: nil)
+                publish(&state)
             }
             return found
         }
@@ -85,12 +85,11 @@ package final class Registry: Sendable {
             let inTable = state.table.registration(for: key)
             let existing = state.pending[key] ?? inTable
             try check(existing)
-            if let inTable {
-                state.pending.insert(registration)
+            state.pending.insert(registration)
+            if inTable != nil {
                 state.pendingReplacesPublished = true
-                publish(&state, replacing: inTable)
+                publish(&state)
             } else {
-                state.pending.insert(registration)
                 publish(word: state.table, pending: true)
             }
             return existing
@@ -123,7 +122,7 @@ package final class Registry: Sendable {
                 state.pending.insert(registration)
             }
             if mustPublish {
-                publish(&state, replacing: nil)
+                publish(&state)
             } else {
                 publish(word: state.table, pending: !state.pending.isEmpty)
             }
@@ -142,7 +141,7 @@ package final class Registry: Sendable {
     /// Publishes a table that refuses resolution; the container is closed for good.
     package func close() {
         state.withLock { state in
-            publish(&state, replacing: nil, closing: true)
+            publish(&state, closing: true)
         }
     }
 
@@ -152,7 +151,7 @@ package final class Registry: Sendable {
     package func observeResolutions() {
         state.withLock { state in
             guard !state.table.observesResolutions else { return }
-            publish(&state, replacing: nil, observing: true)
+            publish(&state, observing: true)
         }
     }
 
@@ -163,7 +162,6 @@ package final class Registry: Sendable {
 
     private func publish(
         _ state: inout State,
-        replacing _: Registration?,
         closing: Bool = false,
         observing: Bool = false
     ) {
