@@ -76,35 +76,18 @@ extension Container {
         async throws -> AnyObject
     {
         let resolution = ResolutionScope(storage: .task(AsyncResolution.current))
-        switch registration.scope.kind {
-        case .transient:
-            return try await buildAsync(registration, dependencies: self, requested: requested)
-        case .singleton:
-            guard let slot = registration.singleton else {
-                return try await buildAsync(registration, dependencies: owner, requested: requested)
-            }
+        switch try placement(of: registration, from: owner, resolution: resolution) {
+        case .build(let dependencies):
+            return try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
+        case .slot(let slot, let holder, let dependencies):
             let (box, built) = try await slot.instance(of: registration, resolution: resolution) {
-                try await owner.buildAsync(registration, dependencies: owner, requested: requested)
+                try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
             }
-            if built { owner.hold(slot, of: registration) }
+            if built { holder.hold(slot, of: registration) }
             return box
-        case .lifetime(let lifetime):
-            let placement = try lifetime.placement(
-                for: registration, registeredIn: owner, requestedFrom: self, resolution: resolution
-            )
-            switch placement {
-            case .build(let dependencies):
-                return try await buildAsync(registration, dependencies: dependencies, requested: requested)
-            case .slot(let slot, let holder, let dependencies):
-                let (box, built) = try await slot.instance(of: registration, resolution: resolution) {
-                    try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
-                }
-                if built { holder.hold(slot, of: registration) }
-                return box
-            case .provided(let provider, let dependencies):
-                return try await provider.instance(of: registration, resolution: resolution) {
-                    try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
-                }
+        case .provided(let provider, let dependencies):
+            return try await provider.instance(of: registration, resolution: resolution) {
+                try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
             }
         }
     }

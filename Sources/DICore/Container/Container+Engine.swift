@@ -74,36 +74,39 @@ extension Container {
     package func instanceBox(of registration: Registration, from owner: Container, requested: Any.Type) throws
         -> AnyObject
     {
+        let resolution = ResolutionScope.currentThread
+        switch try placement(of: registration, from: owner, resolution: resolution) {
+        case .build(let dependencies):
+            return try dependencies.build(registration, dependencies: dependencies, requested: requested)
+        case .slot(let slot, let holder, let dependencies):
+            let (box, built) = try slot.instance(of: registration, resolution: resolution) {
+                try dependencies.build(registration, dependencies: dependencies, requested: requested)
+            }
+            if built { holder.hold(slot, of: registration) }
+            return box
+        case .provided(let provider, let dependencies):
+            return try provider.instance(of: registration, resolution: resolution) {
+                try dependencies.build(registration, dependencies: dependencies, requested: requested)
+            }
+        }
+    }
+
+    /// Where the instance of `registration` (found in `owner`) comes from for a request to this container:
+    /// DICore's own lifetimes and those of `DIScopes` answer in the same terms, so the synchronous and the
+    /// async path each switch over the answer once.
+    func placement(of registration: Registration, from owner: Container, resolution: ResolutionScope) throws
+        -> LifetimePlacement
+    {
         switch registration.scope.kind {
         case .transient:
-            return try build(registration, dependencies: self, requested: requested)
+            return .build(dependencies: self)
         case .singleton:
-            guard let slot = registration.singleton else {
-                return try build(registration, dependencies: owner, requested: requested)
-            }
-            let (box, built) = try slot.instance(of: registration, resolution: .currentThread) {
-                try owner.build(registration, dependencies: owner, requested: requested)
-            }
-            if built { owner.hold(slot, of: registration) }
-            return box
+            guard let slot = registration.singleton else { return .build(dependencies: owner) }
+            return .slot(slot, holder: owner, dependencies: owner)
         case .lifetime(let lifetime):
-            let placement = try lifetime.placement(
-                for: registration, registeredIn: owner, requestedFrom: self, resolution: .currentThread
+            return try lifetime.placement(
+                for: registration, registeredIn: owner, requestedFrom: self, resolution: resolution
             )
-            switch placement {
-            case .build(let dependencies):
-                return try dependencies.build(registration, dependencies: dependencies, requested: requested)
-            case .slot(let slot, let holder, let dependencies):
-                let (box, built) = try slot.instance(of: registration, resolution: .currentThread) {
-                    try dependencies.build(registration, dependencies: dependencies, requested: requested)
-                }
-                if built { holder.hold(slot, of: registration) }
-                return box
-            case .provided(let provider, let dependencies):
-                return try provider.instance(of: registration, resolution: .currentThread) {
-                    try dependencies.build(registration, dependencies: dependencies, requested: requested)
-                }
-            }
         }
     }
 
