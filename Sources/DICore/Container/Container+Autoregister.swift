@@ -20,16 +20,10 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
-        var dependencies: [Dependency] = []
-        for parameter in repeat (each Parameter).self { dependencies.append(Dependency(parameter)) }
-        let registration = Self.makeRegistration(
+        try addAutoregistration(
             type, name: name, scope: scope, overridable: overridable,
-            location: SourceLocation(fileID: fileID, line: line), dependencies: dependencies
-        ) { r in
-            try initializer(repeat try r.resolve((each Parameter).self, name: nil))
-        }
-        try add(registration)
-        return RegistrationHandle(container: self, registration: registration)
+            location: SourceLocation(fileID: fileID, line: line), initializer: initializer
+        )
     }
 
     /// Registers a transient, non-`Sendable` service built by an initializer whose parameters are resolved
@@ -45,11 +39,26 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
+        try addAutoregistration(
+            type, name: name, scope: .transient, overridable: overridable,
+            location: SourceLocation(fileID: fileID, line: line), initializer: initializer
+        )
+    }
+
+    /// What both `autoregister` overloads do; they differ only in the `Sendable` rule for `scope`.
+    private func addAutoregistration<Service, each Parameter>(
+        _ type: Service.Type,
+        name: String?,
+        scope: Scope,
+        overridable: Bool,
+        location: SourceLocation,
+        initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+    ) throws(RegistrationError) -> RegistrationHandle<Service> {
         var dependencies: [Dependency] = []
         for parameter in repeat (each Parameter).self { dependencies.append(Dependency(parameter)) }
         let registration = Self.makeRegistration(
-            type, name: name, scope: .transient, overridable: overridable,
-            location: SourceLocation(fileID: fileID, line: line), dependencies: dependencies
+            type, name: name, scope: scope, overridable: overridable, location: location,
+            dependencies: dependencies
         ) { r in
             try initializer(repeat try r.resolve((each Parameter).self, name: nil))
         }
