@@ -13,7 +13,9 @@ let package = Package(
         .library(name: "DIToolkit", targets: ["DIToolkit"]),
     ],
     targets: [
-        .target(name: "DICore"),
+        // DICore's one C helper: the thread-local slot of its resolution stack (not a product).
+        .target(name: "CDIThreadLocal"),
+        .target(name: "DICore", dependencies: ["CDIThreadLocal"]),
         .target(name: "DIScopes", dependencies: ["DICore"]),
         .target(name: "DIPropertyWrappers", dependencies: ["DICore", "DIScopes"]),
         .target(name: "DIDiagnostics", dependencies: ["DICore"]),

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import Synchronization
+internal import CDIThreadLocal
 
 /// The registrations being built right now on one thread, innermost last.
 ///
@@ -48,9 +49,12 @@ final class ResolutionStack {
         frames.deallocate()
     }
 
-    private static let key: pthread_key_t = {
+    /// Owns each thread's stack: its destructor releases the stack when the thread exits. Reads go through
+    /// the C thread-local slot instead, which costs one load.
+    private static let owner: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
+            c_di_resolution_stack_set(nil)
             #if canImport(Darwin)
             Unmanaged<ResolutionStack>.fromOpaque(pointer).release()
             #else
@@ -66,18 +70,24 @@ final class ResolutionStack {
 
     /// This thread's stack without a retain: the thread-local slot owns it for the thread's life.
     static var currentUnretained: Unmanaged<ResolutionStack> {
-        if let pointer = pthread_getspecific(key) {
+        if let pointer = c_di_resolution_stack_get() {
             return Unmanaged<ResolutionStack>.fromOpaque(pointer)
         }
+        return makeCurrent()
+    }
+
+    @inline(never)
+    private static func makeCurrent() -> Unmanaged<ResolutionStack> {
         let stack = Unmanaged.passRetained(ResolutionStack())
-        pthread_setspecific(key, stack.toOpaque())
+        pthread_setspecific(owner, stack.toOpaque())
+        c_di_resolution_stack_set(stack.toOpaque())
         return stack
     }
 
     /// The container of the innermost build on this thread, `nil` when no factory is running here; reads
     /// without creating a stack or retaining it, because property wrappers ask on every injection.
     static var innermostContainer: Container? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
+        guard let pointer = c_di_resolution_stack_get() else { return nil }
         return Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stack in
             stack.depth == 0 ? nil : stack.frames[stack.depth - 1].container
         }
