@@ -68,7 +68,7 @@ final class ResolutionStack {
     /// This thread's stack, created on first use and released when the thread exits.
     static var current: ResolutionStack { currentUnretained.takeUnretainedValue() }
 
-    /// This thread's stack without a retain: the thread-local slot owns it for the thread's life.
+    /// This thread's stack without a retain: the `owner` key holds it for the thread's life.
     static var currentUnretained: Unmanaged<ResolutionStack> {
         if let pointer = c_di_resolution_stack_get() {
             return Unmanaged<ResolutionStack>.fromOpaque(pointer)
@@ -76,6 +76,7 @@ final class ResolutionStack {
         return makeCurrent()
     }
 
+    /// Creates this thread's stack on its first build: the key takes the reference, the slot points to it.
     @inline(never)
     private static func makeCurrent() -> Unmanaged<ResolutionStack> {
         let stack = Unmanaged.passRetained(ResolutionStack())
@@ -98,7 +99,7 @@ final class ResolutionStack {
     /// - Throws: `circularDependency` if the same registration is already being built in that container on
     ///   this path, `depthLimitExceeded` past `maximumDepth`.
     ///
-    /// The stack is returned unretained: the thread-local slot owns it for the thread's life.
+    /// The stack is returned unretained: the `owner` key holds it for the thread's life.
     @usableFromInline
     static func enter(_ registration: Registration, in container: Container, requested: Any.Type) throws
         -> Unmanaged<ResolutionStack>
