@@ -69,7 +69,7 @@ extension Container {
             switch slot.retention {
             case .strong:
                 // Built but not yet recorded as held: a resolve is finishing right now.
-                if let box = slot.reset() { values.append(registration.erased.unbox(box)) }
+                if let box = slot.reset() { values.append(registration.body.unbox(box)) }
             case .weak:
                 if slot.current(registration) != nil { weakDropped += 1 }
                 _ = slot.reset()

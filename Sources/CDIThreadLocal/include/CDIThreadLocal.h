@@ -9,6 +9,8 @@
 // from the thread pointer. The slot does not own the stack; DICore's pthread key destructor releases it
 // when the thread exits, and clears the slot first.
 
+#include <stdint.h>
+
 #if defined(__ELF__)
 // Initial-exec: a fixed offset from the thread pointer, also when DICore is part of a shared library.
 #define C_DI_TLS_MODEL __attribute__((tls_model("initial-exec")))
@@ -27,5 +29,10 @@ static inline void *_Nullable c_di_resolution_stack_get(void) {
 static inline void c_di_resolution_stack_set(void *_Nullable stack) {
     c_di_resolution_stack = stack;
 }
+
+/// The lowest address of the calling thread's stack (stacks grow down towards it); 0 where the platform
+/// does not tell. DICore asks once per thread, so that a deep resolution stops with an error before it
+/// overflows the stack.
+uintptr_t c_di_thread_stack_lowest_address(void);
 
 #endif

@@ -78,15 +78,15 @@ extension Container {
         of registration: Registration,
         location: SourceLocation
     ) -> Registration {
-        let target = registration.target
-        return Registration(
+        Registration(
             key: RegistrationKey(type: ObjectIdentifier(alias), name: name ?? registration.key.name),
-            kind: .alias(target),
+            kind: .alias(of: registration.aliasTarget ?? registration.key),
             body: AliasBox<Alias>(),
             serviceType: alias,
-            scope: target.scope,
+            scope: registration.scope,
             overridable: registration.overridable,
-            location: location
+            location: location,
+            aliasOf: registration
         )
     }
 }

@@ -55,19 +55,15 @@ extension Container {
             }
             throw missing(key, type)
         }
-        guard registration.isAsync else { return try resolve(registration, from: owner, as: type) }
-        let target = registration.target
-        let box = try await instanceBoxAsync(of: target, from: owner, requested: type)
-        let value: Service
-        if case .alias = registration.kind {
-            let instance = target.erased.unbox(box)
-            guard let cast = unsafeDowncast(registration.body, to: AliasBox<Service>.self).cast(instance) else {
-                throw aliasMismatch(registration, value: instance)
-            }
-            value = cast
-        } else {
-            value = unsafeDowncast(box, to: InstanceBox<Service>.self).value
+        var (target, targetOwner) = (registration, owner)
+        if let aliased = registration.aliasTarget {
+            (target, targetOwner) = try aliasTarget(of: registration, key: aliased, in: owner, as: type)
         }
+        guard case .asyncFactory = target.kind else { return try resolve(registration, from: owner, as: type) }
+        let box = try await instanceBoxAsync(of: target, from: targetOwner, requested: type)
+        let value: Service = target === registration
+            ? unsafeDowncast(box, to: InstanceBox<Service>.self).value
+            : try cast(target.body.unbox(box), through: registration, target: target)
         if registry.needsSlowPath { reportResolved(registration, heldBy: owner, instance: value) }
         return value
     }
@@ -75,45 +71,48 @@ extension Container {
     private func instanceBoxAsync(of registration: Registration, from owner: Container, requested: Any.Type)
         async throws -> AnyObject
     {
-        let resolution = ResolutionScope(storage: .task(AsyncResolution.current))
+        let resolution = ResolutionScope.task(AsyncResolution.current)
+        let token = resolution.buildToken
         switch try placement(of: registration, from: owner, resolution: resolution) {
         case .build(let dependencies):
-            return try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
+            return try await dependencies.buildAsync(registration, requested: requested, token: token)
         case .slot(let slot, let holder, let dependencies):
             let (box, built) = try await slot.instance(of: registration, resolution: resolution) {
-                try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
+                try await dependencies.buildAsync(registration, requested: requested, token: token)
             }
-            if built { holder.hold(slot, of: registration) }
+            if built { try holder.hold(slot, of: registration, requested: requested) }
             return box
         case .provided(let provider, let dependencies):
             return try await provider.instance(of: registration, resolution: resolution) {
-                try await dependencies.buildAsync(registration, dependencies: dependencies, requested: requested)
+                try await dependencies.buildAsync(registration, requested: requested, token: token)
             }
         }
     }
 
-    /// Runs the async factory of `registration` in a new node of the task's async path.
-    private func buildAsync(_ registration: Registration, dependencies: Container, requested: Any.Type)
-        async throws -> AnyObject
+    /// Runs the async factory of `registration` in a new node of the task's async path, with this
+    /// container as its resolver; `token` is the one the build was claimed with.
+    private func buildAsync(_ registration: Registration, requested: Any.Type, token: Int) async throws
+        -> AnyObject
     {
         let parent = AsyncResolution.current
-        let element = PathElement(registration, requested: requested, in: dependencies)
-        if let parent, parent.contains(registration, in: dependencies) {
+        let element = PathElement(registration, requested: requested, in: self)
+        if let parent, parent.contains(registration, in: self) {
             throw ResolutionError.cycle(path: parent.path + [element])
         }
-        if let parent, parent.path.count >= ResolutionStack.maximumDepth {
-            throw ResolutionError.tooDeep(path: parent.path + [element], limit: ResolutionStack.maximumDepth)
+        let limit = Container.resolutionDepthLimit
+        if let parent, parent.depth >= limit {
+            throw ResolutionError.tooDeep(path: parent.path + [element], limit: limit)
         }
-        let body = registration.erased
+        let body = registration.body
         guard body.buildsAsynchronously else {
-            return try dependencies.build(registration, dependencies: dependencies, requested: requested)
+            return try build(registration, dependencies: self, requested: requested)
         }
-        let node = AsyncResolution(registration, in: dependencies, requested: requested, parent: parent)
+        let node = AsyncResolution(registration, in: self, requested: requested, parent: parent, token: token)
         AsyncResolution.active.add(1, ordering: .relaxed)
         defer { AsyncResolution.active.subtract(1, ordering: .relaxed) }
         do {
             return try await AsyncResolution.$current.withValue(node) {
-                try await body.makeBoxAsync(dependencies)
+                try await body.makeBoxAsync(self)
             }
         } catch {
             throw Self.wrap(error, path: node.path)

@@ -43,13 +43,10 @@ extension Container {
             if registration.shortcut == .transient { return try buildTransient(registration, as: type) }
             let box = try instanceBox(of: registration, from: owner, requested: type)
             return unsafeDowncast(box, to: InstanceBox<Service>.self).value
-        case .alias(let target):
-            let box = try instanceBox(of: target.target, from: owner, requested: type)
-            let value = target.target.erased.unbox(box)
-            guard let cast = unsafeDowncast(registration.body, to: AliasBox<Service>.self).cast(value) else {
-                throw aliasMismatch(registration, value: value)
-            }
-            return cast
+        case .alias(let key):
+            let (target, targetOwner) = try aliasTarget(of: registration, key: key, in: owner, as: type)
+            let box = try instanceBox(of: target, from: targetOwner, requested: type)
+            return try cast(target.body.unbox(box), through: registration, target: target)
         case .asyncFactory:
             throw ResolutionError(
                 code: .asyncResolutionRequired,
@@ -82,13 +79,47 @@ extension Container {
             let (box, built) = try slot.instance(of: registration, resolution: resolution) {
                 try dependencies.build(registration, dependencies: dependencies, requested: requested)
             }
-            if built { holder.hold(slot, of: registration) }
+            if built { try holder.hold(slot, of: registration, requested: requested) }
             return box
         case .provided(let provider, let dependencies):
             return try provider.instance(of: registration, resolution: resolution) {
                 try dependencies.build(registration, dependencies: dependencies, requested: requested)
             }
         }
+    }
+
+    /// The registration an alias stands for, found from the container that holds the alias, with the
+    /// container that holds it; follows an alias of an alias.
+    func aliasTarget(of alias: Registration, key: RegistrationKey, in owner: Container, as type: Any.Type) throws
+        -> (Registration, Container)
+    {
+        var key = key
+        var container = owner
+        for _ in 0..<16 {
+            guard let (target, targetOwner) = container.lookup(key) else { break }
+            guard case .alias(let next) = target.kind else { return (target, targetOwner) }
+            key = next
+            container = targetOwner
+        }
+        throw ResolutionError(
+            code: .notRegistered,
+            requestedType: type,
+            name: alias.key.name,
+            path: ResolutionStack.current.path + [PathElement(alias, requested: type, in: owner)],
+            searchedContainers: owner.ancestry.map(\.name),
+            detail: "It is an alias (made with .implements at \(alias.location)) of "
+                + "\(ServiceName.describe(alias.aliasedType ?? Never.self, name: key.name)), which is no longer "
+                + "registered in \(owner.name) or its ancestors (or aliases lead to aliases more than 16 times). "
+                + "Register the service again, or register \(type) directly."
+        )
+    }
+
+    /// The instance of an alias's target as the alias type, or `typeMismatch` when it does not conform.
+    func cast<Service>(_ value: Any, through alias: Registration, target: Registration) throws -> Service {
+        guard let cast = unsafeDowncast(alias.body, to: AliasBox<Service>.self).cast(value) else {
+            throw aliasMismatch(alias, target: target, value: value)
+        }
+        return cast
     }
 
     /// Where the instance of `registration` (found in `owner`) comes from for a request to this container:
@@ -112,7 +143,7 @@ extension Container {
 
     /// Runs the factory of `registration` with `dependencies` as its resolver, on the thread's active path.
     func build(_ registration: Registration, dependencies: Container, requested: Any.Type) throws -> AnyObject {
-        let body = registration.erased
+        let body = registration.body
         guard body.buildsSynchronously else {
             throw ResolutionError(
                 code: .asyncResolutionRequired,
@@ -149,9 +180,8 @@ extension Container {
         )
     }
 
-    func aliasMismatch(_ alias: Registration, value: Any) -> ResolutionError {
-        let target = alias.target
-        return ResolutionError(
+    func aliasMismatch(_ alias: Registration, target: Registration, value: Any) -> ResolutionError {
+        ResolutionError(
             code: .typeMismatch,
             requestedType: alias.serviceType,
             name: alias.key.name,

@@ -29,7 +29,7 @@ public final class Container: Sendable {
 
     @usableFromInline package let registry = Registry()
     private let childList = Lock<[WeakContainer]>([])
-    private let held = Lock<[HeldInstance]>([])
+    private let held = Lock(HeldInstances())
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
     package let slots = SlotStore()
     /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
@@ -62,6 +62,9 @@ public final class Container: Sendable {
     /// - Parameters:
     ///   - name: The name printed in errors and graph dumps.
     ///   - tags: Tags that `.matching(_:)` lifetimes look for.
+    /// A child of a closed container is closed from the start: it refuses to resolve, to register and to
+    /// make children of its own (`containerClosed`), so that nothing the closed container disposed is handed
+    /// out through it.
     public func child(name: String, tags: Set<String> = []) -> Container {
         let child = Container(name: name, tags: tags, parent: self)
         childList.withLock { list in
@@ -69,6 +72,9 @@ public final class Container: Sendable {
             list.append(WeakContainer(child))
         }
         child.inheritBehaviors(from: self)
+        // `close()` marks this container closed before it closes the children it lists, so a child added
+        // concurrently is either in that list or sees the mark here.
+        if isClosed { child.registry.close() }
         return child
     }
 
@@ -95,36 +101,55 @@ public final class Container: Sendable {
     public var isClosed: Bool { registry.isClosed }
 
     /// Records that this container holds a built instance (disposed, newest first, when it is closed).
-    package func hold(_ slot: InstanceSlot, of registration: Registration) {
+    ///
+    /// - Throws: `containerClosed` when the container was closed while the instance was being built: the
+    ///   instance is disposed at once instead of being handed out by a closed container.
+    package func hold(_ slot: InstanceSlot, of registration: Registration, requested: Any.Type) throws {
         guard slot.retention == .strong else { return }
-        held.withLock { $0.append(HeldInstance(slot: slot, registration: registration)) }
+        let accepted = held.withLock { held in
+            guard !held.isClosed else { return false }
+            held.instances.append(HeldInstance(slot: slot, registration: registration))
+            return true
+        }
+        guard accepted else {
+            Self.dispose([HeldInstance(slot: slot, registration: registration)])
+            throw closedError(requested, name: registration.key.name)
+        }
     }
 
     /// The instances this container holds, oldest first; each slot appears once.
     package var heldInstances: [HeldInstance] {
         held.withLock { held in
             var seen = Set<ObjectIdentifier>()
-            return held.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
+            return held.instances.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
         }
     }
 
     /// Forgets the held instances of `registration` (replaced or reset) and returns them.
     package func releaseHeld(of registration: Registration) -> [HeldInstance] {
         held.withLock { held in
-            let released = held.filter { $0.registration === registration }
-            held.removeAll { $0.registration === registration }
+            let released = held.instances.filter { $0.registration === registration }
+            held.instances.removeAll { $0.registration === registration }
             return released
         }
     }
 
-    /// Forgets every held instance and returns them, oldest first (used when the container is closed).
+    /// Forgets every held instance and returns them, oldest first, and refuses to hold more (used when the
+    /// container is closed).
     package func releaseAllHeld() -> [HeldInstance] {
         held.withLock { held in
-            defer { held.removeAll() }
+            defer { held.instances.removeAll() }
+            held.isClosed = true
             var seen = Set<ObjectIdentifier>()
-            return held.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
+            return held.instances.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
         }
     }
+}
+
+/// The instances a container holds, and whether it still takes more.
+private struct HeldInstances {
+    var instances: [HeldInstance] = []
+    var isClosed = false
 }
 
 /// An instance held by a container, through the slot that holds it.

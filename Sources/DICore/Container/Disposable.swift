@@ -23,15 +23,20 @@ extension Container {
     /// Closing twice does nothing more. The memory of a closed container's instances is released with the
     /// container itself.
     public func close() {
-        guard !isClosed else { return }
+        guard markClosed() else { return }
         for child in children.reversed() { child.close() }
-        Self.dispose(values: closeSelf())
+        Self.dispose(values: releaseOwnInstances())
     }
 
-    /// Closes this container alone (its children are the caller's business) and hands over the instances it
-    /// held, oldest first: those of its held slots, then those its lifetimes kept elsewhere.
-    package func closeSelf() -> [Any] {
+    /// Marks this container closed, before its children are closed, so that a child made concurrently is
+    /// closed too; `false` when it already was.
+    package func markClosed() -> Bool {
         registry.close()
+    }
+
+    /// Hands over the instances this closed container held, oldest first: those of its held slots, then
+    /// those its lifetimes kept elsewhere. Its children are the caller's business.
+    package func releaseOwnInstances() -> [Any] {
         var values = Self.take(releaseAllHeld())
         for registration in registry.all {
             if case .lifetime(let lifetime) = registration.scope.kind {
@@ -49,7 +54,7 @@ extension Container {
             let registration = instance.registration
             let isSingleton = instance.slot === registration.singleton
             let box = isSingleton ? instance.slot.current(registration) : instance.slot.reset()
-            return box.map(registration.erased.unbox)
+            return box.map(registration.body.unbox)
         }
     }
 

@@ -176,15 +176,21 @@ extension ResolutionError {
         )
     }
 
-    static func tooDeep(path: [PathElement], limit: Int) -> ResolutionError {
+    static func tooDeep(path: [PathElement], limit: Int, stackExhausted: Bool = false) -> ResolutionError {
         let last = path.last
+        let detail = stackExhausted
+            ? "The thread's stack is nearly used up after \(path.count - 1) nested dependencies, so resolution "
+                + "stopped before it could overflow. Resolve from a thread with a larger stack, or shorten the "
+                + "chain (inject Lazy or Provider relationships, or split the service)."
+            : "Resolution follows at most \(limit) nested dependencies (Container.resolutionDepthLimit); a chain "
+                + "this long is most likely a cycle through different keys. If the chain is real, raise "
+                + "Container.resolutionDepthLimit."
         return ResolutionError(
             code: .depthLimitExceeded,
             requestedType: last?.type ?? Never.self,
             name: last?.name,
             path: path,
-            detail: "Resolution follows at most \(limit) nested dependencies; a chain this long is most likely "
-                + "a cycle through different keys."
+            detail: detail
         )
     }
 

@@ -14,8 +14,10 @@ package final class Registration: Sendable {
         case asyncFactory
         /// A factory taking runtime arguments: `body` is an `ArgumentFactoryBox<Service, each Argument>`.
         case arguments
-        /// Another registration seen as a further type: `body` is an `AliasBox<Alias>`.
-        case alias(Registration)
+        /// Another registration seen as a further type: `body` is an `AliasBox<Alias>`. It names the other
+        /// registration by key, so that re-registering that key moves the alias along to the new registration
+        /// (and nothing keeps the replaced one alive).
+        case alias(of: RegistrationKey)
     }
 
     @usableFromInline package let key: RegistrationKey
@@ -51,6 +53,11 @@ package final class Registration: Sendable {
     package let sequence: Int
     /// The `ServiceKeys` property name for keypath registrations, for messages.
     package let keyPathName: String?
+    /// For an alias, the service type of the registration it was made from, for messages.
+    package let aliasedType: Any.Type?
+    /// Whether instances are built by an `async` factory; for an alias, whether the registration it was
+    /// made from was (for descriptions: the engine asks the live target).
+    package let isAsync: Bool
 
     private static let counter = Atomic<Int>(0)
 
@@ -64,7 +71,8 @@ package final class Registration: Sendable {
         overridable: Bool,
         location: SourceLocation,
         dependencies: [Dependency] = [],
-        keyPathName: String? = nil
+        keyPathName: String? = nil,
+        aliasOf aliased: Registration? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -76,6 +84,12 @@ package final class Registration: Sendable {
         self.location = location
         self.dependencies = dependencies
         self.keyPathName = keyPathName
+        self.aliasedType = aliased.map { $0.aliasedType ?? $0.serviceType }
+        switch kind {
+        case .asyncFactory: isAsync = true
+        case .alias: isAsync = aliased?.isAsync ?? false
+        default: isAsync = false
+        }
         self.sequence = Self.counter.add(1, ordering: .relaxed).newValue
         switch (kind, scope.kind) {
         case (.alias, _):
@@ -95,22 +109,10 @@ package final class Registration: Sendable {
 
     package var name: String? { key.name }
 
-    package var isAsync: Bool {
-        switch kind {
-        case .asyncFactory: true
-        case .alias(let target): target.isAsync
-        default: false
-        }
-    }
-
-    /// How to build, box and unbox instances without knowing their type statically: the body of the
-    /// registration that builds them (an alias's target for an alias).
-    package var erased: any ServiceBody { target.body }
-
-    /// The registration that actually builds instances (itself, or an alias's target).
-    package var target: Registration {
-        if case .alias(let target) = kind { return target.target }
-        return self
+    /// For an alias, the key of the registration it stands for.
+    package var aliasTarget: RegistrationKey? {
+        if case .alias(let key) = kind { return key }
+        return nil
     }
 
     /// `Logger "primary"` — the service as people write it.

@@ -19,8 +19,12 @@ public struct RegistrationHandle<Service>: Sendable {
     /// Exposes this registration under `alias` too, sharing its lifetime: with `.singleton`, every alias
     /// yields the identical instance.
     ///
-    /// Registering the alias type again later replaces only the alias. The alias is checked when it is
-    /// resolved: if the instance does not conform, resolution throws `typeMismatch` naming both types.
+    /// The alias stands for the registration's *key* in this container: registering the key again later
+    /// (say `Handle.self` with a new factory) moves the alias along to the new registration, which builds its
+    /// own instance; the replaced registration's instance is dropped (and disposed) and never handed out
+    /// through the alias again. Registering the alias type itself again replaces only the alias. The alias
+    /// is checked when it is resolved: if the instance does not conform, resolution throws `typeMismatch`
+    /// naming both types.
     ///
     /// - Parameters:
     ///   - alias: The further type, usually a protocol existential.
@@ -35,15 +39,8 @@ public struct RegistrationHandle<Service>: Sendable {
         fileID: String = #fileID,
         line: Int = #line
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
-        let target = registration.target
-        let aliasRegistration = Registration(
-            key: RegistrationKey(type: ObjectIdentifier(alias), name: name ?? registration.key.name),
-            kind: .alias(target),
-            body: AliasBox<Alias>(),
-            serviceType: alias,
-            scope: target.scope,
-            overridable: registration.overridable,
-            location: SourceLocation(fileID: fileID, line: line)
+        let aliasRegistration = Container.makeAlias(
+            alias, name: name, of: registration, location: SourceLocation(fileID: fileID, line: line)
         )
         try container.add(aliasRegistration)
         return self

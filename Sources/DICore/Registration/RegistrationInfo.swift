@@ -44,11 +44,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
         self.container = container.name
         argumentTypes = registration.argumentTypes
         isAsync = registration.isAsync
-        if case .alias = registration.kind {
-            aliasedType = registration.target.serviceType
-        } else {
-            aliasedType = nil
-        }
+        aliasedType = registration.aliasedType
         dependencies = registration.dependencies
         displayName = registration.displayName
     }

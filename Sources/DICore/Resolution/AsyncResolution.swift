@@ -14,12 +14,18 @@ package final class AsyncResolution: Sendable {
     /// `.graph` instances of this top-level async resolve, shared by all its nodes.
     let graph: GraphInstances
 
-    init(_ registration: Registration, in container: Container, requested: Any.Type, parent: AsyncResolution?) {
+    init(
+        _ registration: Registration,
+        in container: Container,
+        requested: Any.Type,
+        parent: AsyncResolution?,
+        token: Int
+    ) {
         self.registration = registration
         self.container = container
         self.requested = requested
         self.parent = parent
-        self.token = ResolutionTokens.next()
+        self.token = token
         self.graph = parent?.graph ?? GraphInstances()
     }
 
@@ -39,6 +45,17 @@ package final class AsyncResolution: Sendable {
             node = current.parent
         }
         return false
+    }
+
+    /// How many builds deep this node is.
+    var depth: Int {
+        var count = 0
+        var node: AsyncResolution? = self
+        while let current = node {
+            count += 1
+            node = current.parent
+        }
+        return count
     }
 
     var path: [PathElement] {
@@ -72,54 +89,6 @@ package final class GraphInstances: Sendable {
             let slot = InstanceSlot(retention: .strong, lockFreeReads: false)
             slots[ObjectIdentifier(registration)] = slot
             return slot
-        }
-    }
-}
-
-/// The resolution a lifetime is asked to place an instance for: a synchronous one on this thread or an
-/// async one in this task.
-@usableFromInline
-package struct ResolutionScope {
-    enum Storage {
-        case thread(ResolutionStack)
-        case task(AsyncResolution?)
-    }
-
-    let storage: Storage
-
-    static var currentThread: ResolutionScope { ResolutionScope(storage: .thread(.current)) }
-
-    /// The slot holding this top-level resolve's `.graph` instance of `registration`.
-    package func graphSlot(for registration: Registration) -> InstanceSlot {
-        switch storage {
-        case .thread(let stack):
-            if let outer = stack.asyncOuter ?? (stack.isEmpty ? AsyncResolution.currentIfActive : nil) {
-                return outer.graph.slot(for: registration)
-            }
-            let id = ObjectIdentifier(registration)
-            if let slot = stack.graph[id] { return slot }
-            let slot = InstanceSlot(retention: .strong, lockFreeReads: false)
-            stack.graph[id] = slot
-            return slot
-        case .task(let node):
-            return node?.graph.slot(for: registration)
-                ?? InstanceSlot(retention: .strong, lockFreeReads: false)
-        }
-    }
-
-    /// Whether a `.graph` instance can outlive the build that asked for it: only inside a resolve.
-    var tokens: [Int] {
-        switch storage {
-        case .thread(let stack): stack.tokens
-        case .task(let node): node?.tokens ?? [ResolutionTokens.next()]
-        }
-    }
-
-    /// The active path from the top-level request, for errors raised while placing an instance.
-    package var path: [PathElement] {
-        switch storage {
-        case .thread(let stack): stack.path
-        case .task(let node): node?.path ?? []
         }
     }
 }

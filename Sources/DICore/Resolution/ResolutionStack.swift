@@ -35,13 +35,15 @@ final class ResolutionStack {
     /// `.graph` instances of the current top-level resolve, by registration.
     @exclusivity(unchecked) var graph: [ObjectIdentifier: InstanceSlot] = [:]
 
-    /// Deeper than this, resolution stops with `depthLimitExceeded` instead of overflowing the stack.
-    static let maximumDepth = 200
+    /// The lowest address this thread's stack may grow to, plus the room kept free for the factory
+    /// that fails; `0` where the platform does not tell.
+    private let stackFloor: UInt
 
     private init() {
         token = ResolutionTokens.next()
         capacity = 16
         frames = .allocate(capacity: capacity)
+        stackFloor = Self.lowestUsableStackAddress()
     }
 
     deinit {
@@ -131,6 +133,14 @@ final class ResolutionStack {
         if depth == 0 {
             asyncOuter = AsyncResolution.currentIfActive
         }
+        let limit = Container.resolutionDepthLimit
+        if depth >= limit || Self.stackPointer() < stackFloor {
+            throw ResolutionError.tooDeep(
+                path: path + [PathElement(registration, requested: requested, in: container)],
+                limit: limit,
+                stackExhausted: depth < limit
+            )
+        }
         for index in 0..<depth {
             let frame = frames[index]
             if frame.registration === registration && frame.container === container {
@@ -140,12 +150,6 @@ final class ResolutionStack {
         }
         if let outer = asyncOuter, outer.contains(registration, in: container) {
             throw ResolutionError.cycle(path: path + [PathElement(registration, requested: requested, in: container)])
-        }
-        if depth >= Self.maximumDepth {
-            throw ResolutionError.tooDeep(
-                path: path + [PathElement(registration, requested: requested, in: container)],
-                limit: Self.maximumDepth
-            )
         }
         if depth == capacity {
             let grown = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
@@ -161,17 +165,36 @@ final class ResolutionStack {
     /// Whether nothing is being built on this thread.
     var isEmpty: Bool { depth == 0 }
 
+    /// The async resolution this thread's builds are nested in: the one recorded when the outermost build
+    /// started, or, before any build, the task's own.
+    var enclosingAsync: AsyncResolution? {
+        depth == 0 ? AsyncResolution.currentIfActive : asyncOuter
+    }
+
     /// The active path from the top-level request, including an enclosing async resolution.
     var path: [PathElement] {
-        (asyncOuter?.path ?? [])
+        (enclosingAsync?.path ?? [])
             + (0..<depth).map { frames[$0] }.map {
                 PathElement($0.registration, requested: $0.requested, in: $0.container)
             }
     }
 
-    /// The tokens of every resolution this thread's builds are nested in (for the waits-for graph).
-    var tokens: [Int] {
-        [token] + (asyncOuter?.tokens ?? [])
+    /// Room left on the stack when a build is refused for lack of it: enough for the error's own path and
+    /// message, and for the factories unwinding above it.
+    private static let stackReserve: UInt = 64 * 1024
+
+    /// The address of a local: where this thread's stack is now.
+    @inline(never)
+    private static func stackPointer() -> UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+
+    /// The lowest address of this thread's stack plus `stackReserve`, asked of the system once per thread;
+    /// `0` (no check) where the system does not tell.
+    private static func lowestUsableStackAddress() -> UInt {
+        let lowest = UInt(c_di_thread_stack_lowest_address())
+        return lowest == 0 ? 0 : lowest + stackReserve
     }
 }
 

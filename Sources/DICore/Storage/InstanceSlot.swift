@@ -1,19 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Holds the one instance of a registration in one place (a container, a resolve), built exactly once even
 /// when many threads or tasks ask at the same moment.
 ///
-/// A builder holds the slot's `gate` while its factory runs; that gate guards only this slot, never the
-/// container, so the factory may register, resolve and create children freely. A second asker waits on the
-/// gate, after checking the waits-for graph (`BuildWaits`): if the builder is, directly or through others,
-/// waiting for the asker, the asker gets a cycle error instead of a deadlock.
+/// The slot keeps only the instance. Who is building it, and who waits for that build, is the business of
+/// `BuildCoordinator`, which the synchronous and the `async` path share: they differ only in how a waiter
+/// sleeps (a thread blocks on a condition, a task suspends). No lock is held while a factory runs, so a
+/// factory may register, resolve and create children freely, and a chain of any depth holds no lock.
 ///
 /// A `.singleton` slot (`lockFreeReads`) also publishes its instance through an atomic pointer that the
 /// resolve fast path reads without a lock; such a slot is never reset, so the pointer stays valid for the
@@ -31,20 +24,13 @@ package final class InstanceSlot: Sendable {
     @usableFromInline package let published = Atomic<UInt>(0)
     private let lockFreeReads: Bool
     private let state = Lock(State())
-    /// Held by the builder while its factory runs. Its state is a dummy `Bool`, not `()`: with `Lock<()>`,
-    /// ThreadSanitizer reported "Swift access race" on the lock object's own address (the inout access to
-    /// the zero-sized state against an unlocked 8-byte read in `withLock`) whenever threads met at the gate;
-    /// a state with a size makes those reports go away.
-    private let gate = Lock(false)
 
     private struct State {
         /// `Unmanaged` bits of the box, retained by the state; `0` when empty. Bits, not a reference, so that
         /// the state stays `Sendable` without claiming anything about the service type.
         var box: UInt = 0
-        /// The instance of a `.weak` slot, as `Unmanaged` bits of a weak reference box.
+        /// The instance of a `.weak` slot.
         var object: WeakObject?
-        var builder: Int?
-        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     package init(retention: Retention, lockFreeReads: Bool) {
@@ -90,7 +76,7 @@ package final class InstanceSlot: Sendable {
             if state.box != 0 { _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: state.box)!).retain() }
             return state.box
         case .weak:
-            guard let object = state.object?.object, let box = registration.erased.rebox(object) else { return 0 }
+            guard let object = state.object?.object, let box = registration.body.rebox(object) else { return 0 }
             return retained(box)
         }
     }
@@ -106,48 +92,44 @@ package final class InstanceSlot: Sendable {
             .takeRetainedValue()
     }
 
-    private func store(_ bits: UInt, for registration: Registration, in state: inout State) {
-        let box = Self.object(bits)
-        switch retention {
-        case .strong:
-            if state.box != 0 { Self.release(state.box) }
-            state.box = Self.retained(box)
-            if lockFreeReads { published.store(Self.retained(box), ordering: .releasing) }
-        case .weak:
-            state.object = registration.erased.object(box).map(WeakObject.init)
+    /// Keeps `box`, the instance just built for `registration`.
+    private func store(_ box: AnyObject, for registration: Registration) {
+        // Passed in as bits: the box is this build's own, handed over to the state.
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
+        state.withLock { state in
+            let box = Self.object(bits)
+            switch retention {
+            case .strong:
+                if state.box != 0 { Self.release(state.box) }
+                state.box = Self.retained(box)
+                if lockFreeReads { published.store(Self.retained(box), ordering: .releasing) }
+            case .weak:
+                state.object = registration.body.object(box).map(WeakObject.init)
+            }
         }
     }
 
-    /// Whether the resolution with token `owner` is building this slot's instance right now.
-    func isBeingBuilt(by owner: Int) -> Bool {
-        state.withLock { $0.builder == owner }
-    }
-
     /// The instance, building it with `build` if the slot is empty. `built` tells whether this call built it.
+    ///
+    /// A registration that cannot build synchronously (an `async` factory) is never claimed here: `build`
+    /// then throws `asyncResolutionRequired` at once, and a concurrent `async` build is left alone.
     package func instance(
         of registration: Registration,
         resolution: ResolutionScope,
         build: () throws -> AnyObject
     ) throws -> (box: AnyObject, built: Bool) {
+        guard registration.body.buildsSynchronously else {
+            return try current(registration).map { ($0, false) } ?? (try build(), false)
+        }
         while true {
             if let box = current(registration) { return (box, false) }
-            let outcome = try gate.withLockIfAvailable { _ throws -> (box: AnyObject, built: Bool) in
-                if let box = current(registration) { return (box, false) }
-                let tokens = resolution.tokens
-                state.withLock { $0.builder = tokens[0] }
-                defer { state.withLock { $0.builder = nil } }
-                let box = try build()
-                let bits = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
-                state.withLock { store(bits, for: registration, in: &$0) }
-                return (box, true)
-            }
-            if let outcome { return outcome }
-            guard let owner = state.withLock({ $0.builder }) else {
-                sched_yield()
+            switch try BuildCoordinator.shared.claim(self, for: registration, resolution: resolution) {
+            case .lookAgain:
                 continue
-            }
-            try BuildWaits.shared.wait(resolution, for: owner, building: registration, in: self) {
-                gate.withLock { _ in }
+            case .build:
+                return (try finishBuild(of: registration, result: Result { try build() }), true)
+            case .queued:
+                preconditionFailure("a synchronous claim waits inside the coordinator")
             }
         }
     }
@@ -158,68 +140,32 @@ package final class InstanceSlot: Sendable {
         resolution: ResolutionScope,
         build: () async throws -> AnyObject
     ) async throws -> (box: AnyObject, built: Bool) {
-        let token = resolution.tokens[0]
         while true {
-            enum Claim: Sendable {
-                case ready(UInt)
-                case build
-                case wait(owner: Int)
-            }
-            let claim = state.withLock { state -> Claim in
-                let bits = Self.currentRetained(in: &state, retention: retention, registration: registration)
-                if bits != 0 { return .ready(bits) }
-                if let owner = state.builder { return .wait(owner: owner) }
-                state.builder = token
-                return .build
-            }
-            switch claim {
-            case .ready(let bits):
-                return (Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue(), false)
+            if let box = current(registration) { return (box, false) }
+            switch try BuildCoordinator.shared.claimOrQueue(self, for: registration, resolution: resolution) {
+            case .lookAgain:
+                continue
             case .build:
                 let result: Result<AnyObject, any Error>
                 do { result = .success(try await build()) } catch { result = .failure(error) }
-                let bits: UInt
-                if case .success(let box) = result {
-                    bits = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
-                } else {
-                    bits = 0
-                }
-                let waiters = state.withLock { state in
-                    if bits != 0 { store(bits, for: registration, in: &state) }
-                    state.builder = nil
-                    defer { state.waiters.removeAll() }
-                    return state.waiters
-                }
-                for waiter in waiters { waiter.resume() }
-                return (try result.get(), true)
-            case .wait(let owner):
-                let waitForBuilder = { [self] in
-                    await withCheckedContinuation { continuation in
-                        let finished = state.withLock { state in
-                            guard state.builder == owner else { return true }
-                            state.waiters.append(continuation)
-                            return false
-                        }
-                        if finished { continuation.resume() }
-                    }
-                }
-                if owner == token {
-                    // A sibling task of the same factory (`async let`, a task group) is building it. A build
-                    // runs in a node of its own, so a request from inside it never has the requester's token:
-                    // the sibling waits for a build it is not part of, which cannot be a cycle.
-                    await waitForBuilder()
-                } else {
-                    try await BuildWaits.shared.wait(resolution, for: owner, building: registration, in: self) {
-                        await waitForBuilder()
-                    }
-                }
+                return (try finishBuild(of: registration, result: result), true)
+            case .queued(let wait):
+                await BuildCoordinator.shared.suspend(until: wait)
             }
         }
+    }
+
+    /// Stores a successful build, then lets the waiters look again (they find the instance, or, after a
+    /// failure, one of them builds).
+    private func finishBuild(of registration: Registration, result: Result<AnyObject, any Error>) throws -> AnyObject {
+        if case .success(let box) = result { store(box, for: registration) }
+        BuildCoordinator.shared.finish(self)
+        return try result.get()
     }
 }
 
 /// A weak reference to the instance of a `.weak` slot.
-/// Lives only inside the slot's mutex-protected state, so it needs no `Sendable` conformance.
+/// Lives only inside the slot's lock-protected state, so it needs no `Sendable` conformance.
 private final class WeakObject {
     weak var object: AnyObject?
 

@@ -6,37 +6,58 @@ import Musl
 import Darwin
 #endif
 
-/// A value guarded by a platform mutex; the API of `Synchronization.Mutex`.
+/// A value guarded by a platform mutex, with a condition to wait on; the API of `Synchronization.Mutex`
+/// plus `withLock(waitingUntil:)` and `broadcast()`.
 ///
 /// DIToolkit uses this rather than `Mutex` because on Linux `Mutex` waits on a futex inside the standard
 /// library, where ThreadSanitizer cannot see it, so every `swift test --sanitize=thread` run would report
-/// its critical sections as races. `pthread_mutex_t` is intercepted by the sanitizer.
+/// its critical sections as races. `pthread_mutex_t` and `pthread_cond_t` are intercepted by the sanitizer.
 ///
 /// Its sendability is unchecked, the one such type in DIToolkit, and this is why that is sound: `state` is
-/// only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` of the same mutex, and, as
-/// with `Mutex`, values enter and leave only as `sending`, so no non-Sendable value is shared through it.
+/// only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` of the same mutex (a
+/// `pthread_cond_wait` gives the mutex up and takes it back before `body` runs again), and, as with
+/// `Mutex`, values enter and leave only as `sending`, so no non-Sendable value is shared through it.
+///
+/// Every pthread call is checked: a failure means memory corruption or a destroyed lock, and continuing
+/// would hand out the state unguarded. Debug builds use an error-checking mutex, which reports a relock
+/// by the owner or an unlock by another thread instead of deadlocking or corrupting silently.
 package final class Lock<State: ~Copyable>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// The mutex and the condition, in one allocation.
+    private struct Primitives {
+        var mutex = pthread_mutex_t()
+        var condition = pthread_cond_t()
+    }
+
+    private let primitives: UnsafeMutablePointer<Primitives>
     private var state: State
 
     package init(_ initialState: consuming sending State) {
         state = initialState
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        primitives = .allocate(capacity: 1)
+        primitives.initialize(to: Primitives())
+        var attributes = pthread_mutexattr_t()
+        Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        #if DEBUG
+        Self.check(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
+        #endif
+        Self.check(pthread_mutex_init(&primitives.pointee.mutex, &attributes), "pthread_mutex_init")
+        Self.check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
+        Self.check(pthread_cond_init(&primitives.pointee.condition, nil), "pthread_cond_init")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        Self.check(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
+        Self.check(pthread_mutex_destroy(&primitives.pointee.mutex), "pthread_mutex_destroy")
+        primitives.deinitialize(count: 1)
+        primitives.deallocate()
     }
 
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock()
+        defer { unlock() }
         return try body(&state)
     }
 
@@ -44,8 +65,45 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
     package func withLockIfAvailable<Result: ~Copyable, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result
     ) throws(E) -> sending Result? {
-        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
-        defer { pthread_mutex_unlock(mutex) }
+        let status = pthread_mutex_trylock(&primitives.pointee.mutex)
+        guard status == 0 else {
+            Self.check(status == EBUSY ? 0 : status, "pthread_mutex_trylock")
+            return nil
+        }
+        defer { unlock() }
         return try body(&state)
+    }
+
+    /// Runs `body` with exclusive access until it returns a result: while it returns `nil`, gives the lock
+    /// up, sleeps until another thread calls `broadcast()`, and runs it again.
+    package func withLock<Result, E: Error>(
+        waitingUntil body: (inout sending State) throws(E) -> sending Result?
+    ) throws(E) -> sending Result {
+        lock()
+        defer { unlock() }
+        while true {
+            if let result = try body(&state) { return result }
+            Self.check(
+                pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex), "pthread_cond_wait"
+            )
+        }
+    }
+
+    /// Wakes every thread sleeping in `withLock(waitingUntil:)`, which then run their `body` again. Change
+    /// the state they wait for under the lock first, so that no wake-up is lost.
+    package func broadcast() {
+        Self.check(pthread_cond_broadcast(&primitives.pointee.condition), "pthread_cond_broadcast")
+    }
+
+    private func lock() {
+        Self.check(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
+    }
+
+    private func unlock() {
+        Self.check(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock")
+    }
+
+    private static func check(_ status: Int32, _ call: StaticString) {
+        precondition(status == 0, "DIToolkit's lock: \(call) failed with error \(status).")
     }
 }

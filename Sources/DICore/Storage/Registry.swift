@@ -138,10 +138,14 @@ package final class Registry: Sendable {
         state.withLock { state in state.table.registrations + state.pending.inOrder }
     }
 
-    /// Publishes a table that refuses resolution; the container is closed for good.
-    package func close() {
+    /// Publishes a table that refuses resolution; the container is closed for good. Returns `false` when it
+    /// already was.
+    @discardableResult
+    package func close() -> Bool {
         state.withLock { state in
+            guard !state.table.isClosed else { return false }
             publish(&state, closing: true)
+            return true
         }
     }
 

@@ -53,9 +53,9 @@ struct WeakProvider: InstanceProvider {
     private func checked(_ box: AnyObject, _ registration: Registration, _ resolution: ResolutionScope) throws
         -> AnyObject
     {
-        guard registration.erased.object(box) == nil else { return box }
+        guard registration.body.object(box) == nil else { return box }
         throw ScopeErrors.weakValueInstance(
-            registration, value: registration.erased.unbox(box), in: container, path: resolution.path
+            registration, value: registration.body.unbox(box), in: container, path: resolution.path
         )
     }
 }

@@ -26,7 +26,7 @@ public final class StoredInstance: Sendable, CustomStringConvertible {
     init(box: AnyObject, key: InstanceKey, registration: Registration) {
         self.key = key
         bits = UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
-        unbox = registration.erased.unbox
+        unbox = registration.body.unbox
     }
 
     /// Used by ``checkInstanceStorage(_:)``, which stores probes of its own.

@@ -1,0 +1,59 @@
+/// The resolution a lifetime is asked to place an instance for: a synchronous one on this thread or an
+/// async one in this task.
+@usableFromInline
+package struct ResolutionScope {
+    enum Storage {
+        case thread(ResolutionStack)
+        case task(AsyncResolution?)
+    }
+
+    let storage: Storage
+    /// The token a build started by this request runs under: the thread's for a synchronous build (nested
+    /// builds on the thread share it), a new one for an `async` build (its node gets it, so tasks started
+    /// inside one factory build under tokens of their own).
+    let buildToken: Int
+
+    static var currentThread: ResolutionScope {
+        let stack = ResolutionStack.current
+        return ResolutionScope(storage: .thread(stack), buildToken: stack.token)
+    }
+
+    /// The scope of an `async` request made inside `node` (`nil` at the top level).
+    static func task(_ node: AsyncResolution?) -> ResolutionScope {
+        ResolutionScope(storage: .task(node), buildToken: ResolutionTokens.next())
+    }
+
+    /// The slot holding this top-level resolve's `.graph` instance of `registration`.
+    package func graphSlot(for registration: Registration) -> InstanceSlot {
+        switch storage {
+        case .thread(let stack):
+            if let outer = stack.enclosingAsync {
+                return outer.graph.slot(for: registration)
+            }
+            let id = ObjectIdentifier(registration)
+            if let slot = stack.graph[id] { return slot }
+            let slot = InstanceSlot(retention: .strong, lockFreeReads: false)
+            stack.graph[id] = slot
+            return slot
+        case .task(let node):
+            return node?.graph.slot(for: registration)
+                ?? InstanceSlot(retention: .strong, lockFreeReads: false)
+        }
+    }
+
+    /// The tokens of every build this request is nested in, innermost first: what it must never wait for.
+    var chain: [Int] {
+        switch storage {
+        case .thread(let stack): [stack.token] + (stack.enclosingAsync?.tokens ?? [])
+        case .task(let node): node?.tokens ?? []
+        }
+    }
+
+    /// The active path from the top-level request, for errors raised while placing an instance.
+    package var path: [PathElement] {
+        switch storage {
+        case .thread(let stack): stack.path
+        case .task(let node): node?.path ?? []
+        }
+    }
+}
