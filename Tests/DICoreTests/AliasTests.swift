@@ -47,4 +47,52 @@ import Testing
         #expect(try app.resolve((any Router).self, name: "main") === app.resolve(RouterImpl.self, name: "main"))
         #expect(!app.isRegistered((any Router).self, name: nil))
     }
+
+    protocol Marker: AnyObject, Sendable {}
+    final class Handle: Marker, Disposable {
+        let generation: Int
+        private let disposed = Counter()
+        init(_ generation: Int) { self.generation = generation }
+        func dispose() { disposed.increment() }
+        var isDisposed: Bool { disposed.value > 0 }
+    }
+
+    @Test func reRegisteringTheTargetMovesTheAliasToTheNewRegistration() throws {
+        let app = Container(name: "app")
+        try app.register(Handle.self, scope: .singleton) { _ in Handle(1) }.implements((any Marker).self)
+        let old = try #require(try app.resolve((any Marker).self) as? Handle)
+        try app.register(Handle.self, scope: .singleton) { _ in Handle(2) }
+        #expect(old.isDisposed)
+        let new = try #require(try app.resolve((any Marker).self) as? Handle)
+        #expect(new.generation == 2)
+        #expect(!new.isDisposed)
+        #expect(new === (try app.resolve(Handle.self)))
+    }
+
+    @Test func anAliasFollowsEveryOneOfManyReRegistrations() throws {
+        let app = Container(name: "app")
+        try app.register(Handle.self, scope: .singleton) { _ in Handle(0) }.implements((any Marker).self)
+        for generation in 1...1_000 {
+            try app.register(Handle.self, scope: .singleton) { _ in Handle(generation) }
+            let handle = try #require(try app.resolve((any Marker).self) as? Handle)
+            #expect(handle.generation == generation && !handle.isDisposed)
+        }
+    }
+
+    @Test func anAliasInAParentIgnoresAChildsOverrideOfTheTarget() throws {
+        let app = Container(name: "app")
+        try app.register(Handle.self, scope: .singleton) { _ in Handle(1) }.implements((any Marker).self)
+        let child = app.child(name: "child")
+        try child.register(Handle.self, scope: .singleton) { _ in Handle(2) }
+        #expect((try child.resolve((any Marker).self) as? Handle)?.generation == 1)
+    }
+
+    @Test func anAsyncAliasFollowsReRegistrationToo() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Handle.self, scope: .singleton) { _ in Handle(1) }.implements((any Marker).self)
+        let old = try #require(try await app.resolveAsync((any Marker).self) as? Handle)
+        try app.registerAsync(Handle.self, scope: .singleton) { _ in Handle(2) }
+        let new = try #require(try await app.resolveAsync((any Marker).self) as? Handle)
+        #expect(old.isDisposed && new.generation == 2 && !new.isDisposed)
+    }
 }

@@ -1,0 +1,58 @@
+import DICore
+import Testing
+
+/// A closed container hands out nothing it disposed: not itself, not through children made before or
+/// after it closed.
+@Suite struct ClosedContainerTests {
+    final class Handle: Disposable, Sendable {
+        private let disposed = Counter()
+        func dispose() { disposed.increment() }
+        var disposals: Int { disposed.value }
+    }
+
+    @Test func aChildMadeAfterCloseIsClosedToo() throws {
+        let app = Container(name: "app")
+        try app.register(Handle.self, scope: .singleton) { _ in Handle() }
+        let handle = try app.resolve(Handle.self)
+        app.close()
+        #expect(handle.disposals == 1)
+        let late = app.child(name: "late")
+        #expect(late.isClosed)
+        let error = try #require(throws: ResolutionError.self) { try late.resolve(Handle.self) }
+        #expect(error.code == .containerClosed)
+        #expect(error.description.contains("late"))
+        let registration = try #require(throws: RegistrationError.self) {
+            try late.register(Int.self) { _ in 1 }
+        }
+        #expect(registration.code == .containerClosed)
+        let grandchild = late.child(name: "later")
+        #expect(throws: ResolutionError.self) { try grandchild.resolve(Handle.self) }
+        #expect(handle.disposals == 1)
+    }
+
+    @Test func aChildMadeBeforeCloseCannotResolveTheDisposedInstance() async throws {
+        let app = Container(name: "app")
+        try app.register(Handle.self, scope: .singleton) { _ in Handle() }
+        let early = app.child(name: "early")
+        _ = try early.resolve(Handle.self)
+        app.close()
+        let error = try #require(throws: ResolutionError.self) { try early.resolve(Handle.self) }
+        #expect(error.code == .containerClosed)
+        await #expect(throws: ResolutionError.self) { try await early.resolveAsync(Handle.self) }
+        #expect(throws: ResolutionError.self) { try early.resolve(Handle.self, arguments: 1) }
+    }
+
+    @Test func anInstanceFinishedAfterItsHolderClosedIsDisposedAndNotHandedOut() throws {
+        let app = Container(name: "app")
+        let handles = Lock<[Handle]>([])
+        try app.register(Handle.self, scope: .singleton) { _ in
+            app.close()      // the container closes while this build runs
+            let handle = Handle()
+            handles.withLock { $0.append(handle) }
+            return handle
+        }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Handle.self) }
+        #expect(error.code == .containerClosed)
+        #expect(handles.withLock { $0.map(\.disposals) } == [1])
+    }
+}
