@@ -22,3 +22,45 @@ uintptr_t c_di_thread_stack_lowest_address(void) {
     return 0;
 #endif
 }
+
+_Thread_local uintptr_t c_di_reader_epoch C_DI_TLS_MODEL = 0;
+uintptr_t c_di_global_epoch = 2;
+int c_di_readers_fence = 0;
+
+uintptr_t *c_di_reader_epoch_address(void) {
+    return &c_di_reader_epoch;
+}
+
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int c_di_membarrier_ready = 0;
+
+void c_di_process_barrier_setup(void) {
+    long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (supported >= 0 && (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)
+        && syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+        __atomic_store_n(&c_di_membarrier_ready, 1, __ATOMIC_RELEASE);
+    } else {
+        __atomic_store_n(&c_di_readers_fence, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
+void c_di_process_barrier(void) {
+    if (__atomic_load_n(&c_di_membarrier_ready, __ATOMIC_ACQUIRE)
+        && syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) {
+        return;
+    }
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+#else
+void c_di_process_barrier_setup(void) {
+    __atomic_store_n(&c_di_readers_fence, 1, __ATOMIC_SEQ_CST);
+}
+
+void c_di_process_barrier(void) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+#endif

@@ -16,6 +16,10 @@ extension Container: Resolver {
     ///   matches.
     @inlinable
     public func resolve<Service>(_ type: Service.Type = Service.self, name: String? = nil) throws -> Service {
+        // One read section for the whole walk: the registration found is used unretained until the resolve
+        // returns (a transient's factory runs inside it), so its table must not be freed meanwhile.
+        let section = TableReclamation.enter()
+        defer { TableReclamation.leave(section) }
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
         var owner = Unmanaged.passUnretained(self)

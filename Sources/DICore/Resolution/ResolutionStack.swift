@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 import Synchronization
-internal import CDIThreadLocal
+import CDIThreadLocal
 
 /// The registrations being built right now on one thread, innermost last.
 ///

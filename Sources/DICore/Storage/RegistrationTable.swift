@@ -1,8 +1,9 @@
 /// An immutable open-addressing hash table from `RegistrationKey` to `Registration`, read without a lock.
 ///
-/// A container publishes a new table when registrations change (see `Registry`) and keeps every table it
-/// ever published alive until it is itself released, so a reader that loaded an older table can never see
-/// freed memory. Lookups hand out `Unmanaged` references so the hot path does no reference counting.
+/// A container publishes a new table when registrations change (see `Registry`) and frees a replaced one
+/// only once no read section can still see it (`TableReclamation`), so a reader that loaded an older table
+/// never sees freed memory. Lookups hand out `Unmanaged` references so the hot path does no reference
+/// counting.
 @usableFromInline
 package final class RegistrationTable: Sendable {
     /// Two words, so that a table of 100,000 registrations stays a few megabytes; the key is compared in the

@@ -13,6 +13,12 @@ import Synchronization
 /// acquiring load tells a reader both which table to read and whether to look further: with two separate
 /// atomics a reader could see an old table together with the "nothing pending" of a newer publish, and miss
 /// a registration its own thread had just made.
+///
+/// A replaced table is *retired*, not freed: a reader may still be inside it. Every read happens in a read
+/// section (`TableReclamation`), and once the retired tables hold as many registrations as the live one,
+/// those no reader can still see are freed — with the registrations only they kept, and so the instances of
+/// replaced singletons. Memory stays bounded however often a long-lived container re-registers a key: at
+/// most about twice the live table, plus what a reader that stays inside a factory for long still sees.
 @usableFromInline
 package final class Registry: Sendable {
     @usableFromInline let published: Atomic<UInt>
@@ -24,9 +30,19 @@ package final class Registry: Sendable {
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
         var pendingReplacesPublished = false
         var lockedHits = 0
-        /// Tables a lock-free reader may still be reading; released with the registry.
-        var retired: [RegistrationTable] = []
+        /// Replaced tables a lock-free reader may still be reading, each with its retirement stamp.
+        var retired: [(table: RegistrationTable, stamp: UInt)] = []
+        /// The registrations the retired tables hold, counted with repeats.
+        var retiredRegistrations = 0
+        /// How many retired registrations trigger the next attempt to free retired tables.
+        var reclaimAt = Registry.minimumReclaim
+        /// Tables freed under the lock, released once it is given up (their registrations' instances may
+        /// run `deinit`s that call back into the container).
+        var freed: [RegistrationTable] = []
     }
+
+    /// Below this many retired registrations, tables are not worth a process-wide barrier.
+    static let minimumReclaim = 64
 
     package init() {
         let table = RegistrationTable([])
@@ -37,11 +53,16 @@ package final class Registry: Sendable {
 
     /// Runs `body` on the published table, without retaining it, and whether registrations are pending
     /// (a lookup that misses the table must then also look at those).
+    ///
+    /// `body` runs inside a read section, so the table cannot be freed under it; a caller that keeps using
+    /// what it found unretained after `body` returns must hold a read section of its own around both.
     @inlinable
     func withTable<R>(_ body: (RegistrationTable, _ hasPending: Bool) -> R) -> R {
-        let word = published.load(ordering: .acquiring)
-        return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1)!)
-            ._withUnsafeGuaranteedRef { body($0, word & 1 != 0) }
+        TableReclamation.reading {
+            let word = published.load(ordering: .acquiring)
+            return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1)!)
+                ._withUnsafeGuaranteedRef { body($0, word & 1 != 0) }
+        }
     }
 
     /// Runs `body` on the published table without retaining it.
@@ -62,6 +83,7 @@ package final class Registry: Sendable {
         }
         if let found { return found }
         guard hasPending else { return nil }
+        defer { releaseFreed() }
         return state.withLock { state -> Registration? in
             // A publish may have folded the pending registrations into a newer table since the load above.
             guard let found = state.pending[key] else { return state.table.registration(for: key) }
@@ -79,7 +101,8 @@ package final class Registry: Sendable {
         _ registration: Registration,
         check: (Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> Registration? {
-        try state.withLock { state throws(RegistrationError) -> Registration? in
+        defer { releaseFreed() }
+        return try state.withLock { state throws(RegistrationError) -> Registration? in
             if state.table.isClosed { throw RegistrationError.closed(registration) }
             let key = registration.key
             let inTable = state.table.registration(for: key)
@@ -102,7 +125,8 @@ package final class Registry: Sendable {
         all registrations: [Registration],
         check: (Registration, Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> [Registration] {
-        try state.withLock { state throws(RegistrationError) -> [Registration] in
+        defer { releaseFreed() }
+        return try state.withLock { state throws(RegistrationError) -> [Registration] in
             if let first = registrations.first, state.table.isClosed { throw RegistrationError.closed(first) }
             var staged: [RegistrationKey: Registration] = [:]
             for registration in registrations {
@@ -142,7 +166,8 @@ package final class Registry: Sendable {
     /// already was.
     @discardableResult
     package func close() -> Bool {
-        state.withLock { state in
+        defer { releaseFreed() }
+        return state.withLock { state in
             guard !state.table.isClosed else { return false }
             publish(&state, closing: true)
             return true
@@ -153,6 +178,7 @@ package final class Registry: Sendable {
 
     /// Publishes a table that sends resolves to the slow path, which reports them to resolution behaviours.
     package func observeResolutions() {
+        defer { releaseFreed() }
         state.withLock { state in
             guard !state.table.observesResolutions else { return }
             publish(&state, observing: true)
@@ -179,11 +205,45 @@ package final class Registry: Sendable {
             isClosed: closing || state.table.isClosed,
             observesResolutions: observing || state.table.observesResolutions
         )
-        state.retired.append(state.table)
+        let old = state.table
         state.table = table
         state.pending.removeAll()
         state.pendingReplacesPublished = false
         state.lockedHits = 0
         publish(word: table, pending: false)
+        retire(old, &state)
+    }
+
+    /// Keeps `table`, just replaced, until no reader can see it; frees the retired tables no reader can
+    /// see any more once they hold as many registrations as the live table.
+    private func retire(_ table: RegistrationTable, _ state: inout State) {
+        state.retired.append((table, TableReclamation.retireStamp()))
+        state.retiredRegistrations += table.count
+        guard state.retiredRegistrations >= max(state.reclaimAt, state.table.count) else { return }
+        let oldest = TableReclamation.oldestReader()
+        var kept: [(table: RegistrationTable, stamp: UInt)] = []
+        for entry in state.retired {
+            if entry.stamp < oldest { state.freed.append(entry.table) } else { kept.append(entry) }
+        }
+        state.retired = kept
+        state.retiredRegistrations = kept.reduce(0) { $0 + $1.table.count }
+        // A reader that stays inside a factory keeps what it sees; do not run a barrier on every publish
+        // meanwhile.
+        state.reclaimAt = max(Self.minimumReclaim, state.retiredRegistrations * 2)
+    }
+
+    /// Releases the tables freed under the lock, now that it is given up.
+    private func releaseFreed() {
+        let freed = state.withLock { state -> [RegistrationTable] in
+            guard !state.freed.isEmpty else { return [] }
+            defer { state.freed = [] }
+            return state.freed
+        }
+        _ = freed
+    }
+
+    /// How many replaced tables are kept for readers right now (for tests of bounded memory).
+    package var retiredTableCount: Int {
+        state.withLock { $0.retired.count }
     }
 }
