@@ -185,4 +185,21 @@ let benchmarks: @Sendable () -> Void = {
         try container.register(Cache.self) { _ in Cache() }
         return (container: container, tracker: ResidentTracker())
     }
+
+    // A live container of 200 singletons whose one key is registered again 100,000 times (1,000 per
+    // iteration): replaced tables and singletons must be freed, so resident memory stays flat.
+    Benchmark("Container.memory-100k-reregistrations", configuration: Scenario.memory) { benchmark, state in
+        try Scenario.measureResidentGrowth(benchmark, state.tracker, total: 100_000) {
+            try state.container.register(Logger.self, scope: .singleton) { _ in Logger() }
+            blackHole(try state.container.resolve(Logger.self))
+        }
+    } setup: {
+        let container = Container(name: "memory")
+        for index in 0..<200 {
+            try container.register(Int.self, name: "key\(index)", scope: .singleton) { _ in index }
+        }
+        try container.register(Logger.self, scope: .singleton) { _ in Logger() }
+        blackHole(try container.resolve(Logger.self))
+        return (container: container, tracker: ResidentTracker())
+    }
 }

@@ -160,16 +160,17 @@ public enum Scenario {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_024
     }
 
-    /// Runs one iteration of the memory scenario: ``memoryResolves`` / ``memoryIterations`` calls
+    /// Runs one iteration of the memory scenario: `total` / ``memoryIterations`` calls
     /// of `body`. The first call (the warm-up) ends by reading the resident set size; the call that
     /// completes ``memoryResolves`` more resolves reads it again and reports both, and the growth,
     /// as the scenario's custom metrics.
     public static func measureResidentGrowth(
         _ benchmark: Benchmark,
         _ tracker: ResidentTracker,
+        total: Int = memoryResolves,
         _ body: () throws -> Void
     ) rethrows {
-        for _ in 0..<(memoryResolves / memoryIterations) {
+        for _ in 0..<(total / memoryIterations) {
             try body()
         }
         tracker.iterations += 1
