@@ -127,7 +127,16 @@ package final class InstanceSlot: Sendable {
             case .lookAgain:
                 continue
             case .build:
-                return (try finishBuild(of: registration, result: Result { try build() }), true)
+                // Called directly rather than through `Result { … }`: each frame between two levels of a
+                // deep chain costs stack on every level.
+                let box: AnyObject
+                do {
+                    box = try build()
+                } catch {
+                    BuildCoordinator.shared.finish(self)
+                    throw error
+                }
+                return (try finishBuild(of: registration, result: .success(box)), true)
             case .queued:
                 preconditionFailure("a synchronous claim waits inside the coordinator")
             }
