@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 _Thread_local void *_Nullable c_di_resolution_stack C_DI_TLS_MODEL = 0;
+long c_di_depth_limit = 200;
 
 uintptr_t c_di_thread_stack_lowest_address(void) {
 #if defined(__APPLE__)
@@ -23,44 +24,51 @@ uintptr_t c_di_thread_stack_lowest_address(void) {
 #endif
 }
 
-_Thread_local uintptr_t c_di_reader_epoch C_DI_TLS_MODEL = 0;
-uintptr_t c_di_global_epoch = 2;
-int c_di_readers_fence = 0;
+_Thread_local uintptr_t c_di_read_count C_DI_TLS_MODEL = 0;
 
-uintptr_t *c_di_reader_epoch_address(void) {
-    return &c_di_reader_epoch;
+uintptr_t *c_di_read_count_address(void) {
+    return &c_di_read_count;
 }
 
 #if defined(__linux__)
 #include <linux/membarrier.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int c_di_membarrier_ready = 0;
+static pthread_once_t c_di_barrier_once = PTHREAD_ONCE_INIT;
+static int c_di_membarrier = 0;
+static volatile int *c_di_barrier_page = 0;
+static long c_di_page_size = 0;
 
-void c_di_process_barrier_setup(void) {
+static void c_di_barrier_setup(void) {
     long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
     if (supported >= 0 && (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)
         && syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
-        __atomic_store_n(&c_di_membarrier_ready, 1, __ATOMIC_RELEASE);
-    } else {
-        __atomic_store_n(&c_di_readers_fence, 1, __ATOMIC_SEQ_CST);
+        c_di_membarrier = 1;
+        return;
     }
+    c_di_page_size = sysconf(_SC_PAGESIZE);
+    void *page = mmap(0, (size_t)c_di_page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    c_di_barrier_page = page == MAP_FAILED ? 0 : (volatile int *)page;
 }
 
 void c_di_process_barrier(void) {
-    if (__atomic_load_n(&c_di_membarrier_ready, __ATOMIC_ACQUIRE)
-        && syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) {
-        return;
+    pthread_once(&c_di_barrier_once, c_di_barrier_setup);
+    if (c_di_membarrier && syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+    if (c_di_barrier_page) {
+        // Dirtying a page and taking write access away makes the kernel flush it from the TLB of every CPU
+        // that runs a thread of this process, which interrupts them: the same effect as membarrier. The
+        // caller holds DICore's readers lock, so calls do not interleave.
+        mprotect((void *)c_di_barrier_page, (size_t)c_di_page_size, PROT_READ | PROT_WRITE);
+        *c_di_barrier_page = 1;
+        mprotect((void *)c_di_barrier_page, (size_t)c_di_page_size, PROT_READ);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 #else
-void c_di_process_barrier_setup(void) {
-    __atomic_store_n(&c_di_readers_fence, 1, __ATOMIC_SEQ_CST);
-}
-
 void c_di_process_barrier(void) {
+    // Readers fence on entry here (see the header).
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 #endif

@@ -20,6 +20,17 @@
 
 extern _Thread_local void *_Nullable c_di_resolution_stack C_DI_TLS_MODEL;
 
+/// DICore's `Container.resolutionDepthLimit`: a C global so that every build reads it with one plain load.
+extern long c_di_depth_limit;
+
+static inline long c_di_depth_limit_get(void) {
+    return __atomic_load_n(&c_di_depth_limit, __ATOMIC_RELAXED);
+}
+
+static inline void c_di_depth_limit_set(long limit) {
+    __atomic_store_n(&c_di_depth_limit, limit, __ATOMIC_RELAXED);
+}
+
 /// The calling thread's resolution stack, unretained; NULL before its first build.
 static inline void *_Nullable c_di_resolution_stack_get(void) {
     return c_di_resolution_stack;
@@ -36,57 +47,52 @@ static inline void c_di_resolution_stack_set(void *_Nullable stack) {
 uintptr_t c_di_thread_stack_lowest_address(void);
 
 // ---------------------------------------------------------------------------------------------------------
-// Epochs for freeing registration tables that lock-free readers may still be reading.
+// Read sections, for freeing registration tables that lock-free readers may still be reading.
 //
-// A reader announces, in its thread's word, the global epoch at which it started reading (0: the thread is
-// not registered yet; 1: registered, not reading; 2 and up: reading since that epoch). A container that
-// replaces its table stamps the old one with the current epoch and advances the epoch; it may free the old
-// table once no thread announces an epoch at or below that stamp. So that the announcement costs a reader
-// no fence, the freeing side runs a process-wide barrier (Linux `membarrier`) before it reads the words:
-// after it, every reader has either published its announcement or will load the new table. Where no such
-// barrier exists, `c_di_readers_fence` is set and readers pay a full fence instead.
+// Each thread counts its read sections in a thread-local word: 0 until the thread is registered, then even
+// while it reads no table and odd while it does (entering adds 1, leaving adds 1 more). A container that
+// wants to free replaced tables first runs a process-wide barrier, then notes the odd words: a thread whose
+// word was even then will load the new table; a thread whose word was odd may still read an old one, until
+// its word changes. So that entering costs a reader no fence, the barrier is on the freeing side (Linux
+// `membarrier`, or an `mprotect` round trip that makes the kernel interrupt every CPU running the process);
+// elsewhere readers fence.
 
-extern _Thread_local uintptr_t c_di_reader_epoch C_DI_TLS_MODEL;
-extern uintptr_t c_di_global_epoch;
-extern int c_di_readers_fence;
+extern _Thread_local uintptr_t c_di_read_count C_DI_TLS_MODEL;
 
-/// The calling thread's word: 0, 1, or the epoch it reads since.
-static inline uintptr_t c_di_reader_state(void) {
-    return __atomic_load_n(&c_di_reader_epoch, __ATOMIC_RELAXED);
+/// The calling thread's count: 0 (not registered), even (not reading) or odd (reading).
+static inline uintptr_t c_di_read_count_get(void) {
+    return __atomic_load_n(&c_di_read_count, __ATOMIC_RELAXED);
 }
 
-/// Announces that the calling thread reads tables from now on, since the current epoch.
-static inline void c_di_reader_enter(void) {
-    __atomic_store_n(&c_di_reader_epoch, __atomic_load_n(&c_di_global_epoch, __ATOMIC_ACQUIRE), __ATOMIC_RELAXED);
-    if (__builtin_expect(c_di_readers_fence, 0)) {
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    } else {
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    }
+/// Enters a read section from the even count `count`.
+static inline void c_di_read_begin(uintptr_t count) {
+    __atomic_store_n(&c_di_read_count, count + 1, __ATOMIC_RELAXED);
+#if defined(__linux__)
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 
-/// Announces that the calling thread no longer reads tables (`state` is 1), or restores a word.
-static inline void c_di_reader_leave(uintptr_t state) {
-    __atomic_store_n(&c_di_reader_epoch, state, __ATOMIC_RELEASE);
+/// Leaves the read section entered from the even count `count`.
+static inline void c_di_read_end(uintptr_t count) {
+    __atomic_store_n(&c_di_read_count, count + 2, __ATOMIC_RELEASE);
 }
 
-/// The address of the calling thread's word, for the list the freeing side scans.
-uintptr_t *_Nonnull c_di_reader_epoch_address(void);
+/// Sets the calling thread's count (registration, thread exit).
+static inline void c_di_read_count_set(uintptr_t count) {
+    __atomic_store_n(&c_di_read_count, count, __ATOMIC_RELEASE);
+}
 
-/// Another thread's word, read by the freeing side.
-static inline uintptr_t c_di_reader_state_at(const uintptr_t *_Nonnull word) {
+/// The address of the calling thread's count, for the list the freeing side reads.
+uintptr_t *_Nonnull c_di_read_count_address(void);
+
+/// Another thread's count, read by the freeing side.
+static inline uintptr_t c_di_read_count_at(const uintptr_t *_Nonnull word) {
     return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
-/// Stamps a retired table: returns the current epoch and advances it.
-static inline uintptr_t c_di_epoch_advance(void) {
-    return __atomic_fetch_add(&c_di_global_epoch, 1, __ATOMIC_ACQ_REL);
-}
-
-/// Sets up the process-wide barrier once (or `c_di_readers_fence` where there is none).
-void c_di_process_barrier_setup(void);
-
-/// Makes every thread's earlier stores visible to the caller, without the readers fencing.
+/// Makes every other thread's earlier stores visible to the caller, without those threads fencing.
 void c_di_process_barrier(void);
 
 #endif

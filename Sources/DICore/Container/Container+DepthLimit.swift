@@ -1,8 +1,6 @@
-import Synchronization
+import CDIThreadLocal
 
 extension Container {
-    private static let depthLimit = Atomic<Int>(200)
-
     /// How many nested dependencies one resolution follows before it stops with `depthLimitExceeded`;
     /// 200 by default, for every container of the process.
     ///
@@ -16,7 +14,7 @@ extension Container {
     /// so that a long chain on a thread with a small stack (512 KiB for secondary threads on Apple platforms)
     /// fails with the path instead of crashing. Values below 1 are treated as 1.
     public static var resolutionDepthLimit: Int {
-        get { depthLimit.load(ordering: .relaxed) }
-        set { depthLimit.store(max(1, newValue), ordering: .relaxed) }
+        get { c_di_depth_limit_get() }
+        set { c_di_depth_limit_set(max(1, newValue)) }
     }
 }

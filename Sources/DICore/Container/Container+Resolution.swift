@@ -30,7 +30,7 @@ extension Container: Resolver {
             // Containers and registrations are walked unretained: `self` keeps its ancestors alive, and each
             // table keeps its registrations alive, so the fast path does no reference counting of its own.
             let step = owner._withUnsafeGuaranteedRef { container in
-                container.registry.withTable { table, hasPending -> LookupStep in
+                container.registry.withTableInSection { table, hasPending -> LookupStep in
                     if isFirst { isSlow = table.needsSlowPath }
                     if let found = table.find(key, hash: hash) { return .found(found) }
                     if hasPending || isSlow { return .slow }

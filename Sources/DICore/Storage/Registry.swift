@@ -30,9 +30,11 @@ package final class Registry: Sendable {
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
         var pendingReplacesPublished = false
         var lockedHits = 0
-        /// Replaced tables a lock-free reader may still be reading, each with its retirement stamp.
-        var retired: [(table: RegistrationTable, stamp: UInt)] = []
-        /// The registrations the retired tables hold, counted with repeats.
+        /// Replaced tables not yet checked against the readers.
+        var retired: [RegistrationTable] = []
+        /// Replaced tables that readers were inside when they were checked, with those readers.
+        var waiting: [(tables: [RegistrationTable], readers: TableReclamation.Readers)] = []
+        /// The registrations the retired and waiting tables hold, counted with repeats.
         var retiredRegistrations = 0
         /// How many retired registrations trigger the next attempt to free retired tables.
         var reclaimAt = Registry.minimumReclaim
@@ -63,6 +65,15 @@ package final class Registry: Sendable {
             return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1)!)
                 ._withUnsafeGuaranteedRef { body($0, word & 1 != 0) }
         }
+    }
+
+    /// Runs `body` on the published table without retaining it, in the caller's read section: for the
+    /// resolve fast path, which holds one section around its whole walk.
+    @inlinable
+    func withTableInSection<R>(_ body: (RegistrationTable, _ hasPending: Bool) -> R) -> R {
+        let word = published.load(ordering: .acquiring)
+        return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1)!)
+            ._withUnsafeGuaranteedRef { body($0, word & 1 != 0) }
     }
 
     /// Runs `body` on the published table without retaining it.
@@ -214,19 +225,23 @@ package final class Registry: Sendable {
         retire(old, &state)
     }
 
-    /// Keeps `table`, just replaced, until no reader can see it; frees the retired tables no reader can
-    /// see any more once they hold as many registrations as the live table.
+    /// Keeps `table`, just replaced, until no reader can see it; once the replaced tables hold as many
+    /// registrations as the live table, frees those no reader can see any more.
     private func retire(_ table: RegistrationTable, _ state: inout State) {
-        state.retired.append((table, TableReclamation.retireStamp()))
+        state.retired.append(table)
         state.retiredRegistrations += table.count
         guard state.retiredRegistrations >= max(state.reclaimAt, state.table.count) else { return }
-        let oldest = TableReclamation.oldestReader()
-        var kept: [(table: RegistrationTable, stamp: UInt)] = []
-        for entry in state.retired {
-            if entry.stamp < oldest { state.freed.append(entry.table) } else { kept.append(entry) }
+        // Readers inside a section now may still see the tables retired so far; later ones cannot.
+        state.waiting.append((state.retired, TableReclamation.activeReaders()))
+        state.retired = []
+        state.waiting.removeAll { group in
+            guard TableReclamation.haveMovedOn(group.readers) else { return false }
+            state.freed += group.tables
+            return true
         }
-        state.retired = kept
-        state.retiredRegistrations = kept.reduce(0) { $0 + $1.table.count }
+        state.retiredRegistrations = state.waiting.reduce(0) { total, group in
+            group.tables.reduce(total) { $0 + $1.count }
+        }
         // A reader that stays inside a factory keeps what it sees; do not run a barrier on every publish
         // meanwhile.
         state.reclaimAt = max(Self.minimumReclaim, state.retiredRegistrations * 2)
@@ -244,6 +259,6 @@ package final class Registry: Sendable {
 
     /// How many replaced tables are kept for readers right now (for tests of bounded memory).
     package var retiredTableCount: Int {
-        state.withLock { $0.retired.count }
+        state.withLock { state in state.retired.count + state.waiting.reduce(0) { $0 + $1.tables.count } }
     }
 }

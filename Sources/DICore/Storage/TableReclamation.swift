@@ -7,19 +7,18 @@ import Darwin
 #endif
 import CDIThreadLocal
 
-/// When a registration table that lock-free readers may still be reading can be freed: epoch-based
-/// reclamation, with the fence on the freeing side.
+/// When a registration table that lock-free readers may still be reading can be freed.
 ///
-/// Every read of a published table happens inside a *read section* (`enter()` … `leave(_:)`): the thread
-/// announces in a thread-local word the epoch at which it started reading. A container that publishes a
-/// new table stamps the old one with the current epoch and advances the epoch (`retireStamp()`); later it
-/// asks `oldestReader()` and frees every retired table stamped below it. Sections nest (a factory that
-/// resolves runs inside the section of the resolve that called it), and only the outermost one announces.
+/// Every read of a published table happens inside a *read section* (`enter()` … `leave(_:)`). A thread
+/// counts its sections in a thread-local word: even while it reads no table, odd while it does. Sections nest
+/// (a factory that resolves runs inside the section of the resolve that called it); only the outermost one
+/// counts.
 ///
-/// A reader's announcement is a plain store: `oldestReader()` first runs a process-wide barrier (Linux
-/// `membarrier`), after which every reader has either made its announcement visible or will load the new
-/// table. So the resolve fast path pays a thread-local load, a compare and two stores, and no fence. Where
-/// the system has no such barrier, readers fence instead (see `CDIThreadLocal.h`).
+/// A container that replaced tables asks `activeReaders()` for the threads reading right now, after a
+/// process-wide barrier (see `CDIThreadLocal.h`): a thread that was not reading then will load the new table,
+/// and a thread that was may still read an old one until its count moves on (`haveMovedOn(_:)`). The barrier
+/// is on the freeing side so that entering a section costs a reader a thread-local load, a test and a store,
+/// and no fence.
 ///
 /// A thread joins the list of readers on its first section and leaves it when it exits.
 @usableFromInline
@@ -27,79 +26,96 @@ package enum TableReclamation {
     /// Starts a read section; pass the result to `leave(_:)`.
     @inlinable @inline(__always)
     package static func enter() -> UInt {
-        let saved = c_di_reader_state()
-        if saved < 2 {
-            if saved == 0 { registerThread() }
-            c_di_reader_enter()
+        var count = c_di_read_count_get()
+        if count & 1 == 0 {
+            if count == 0 { count = registerThread() }
+            c_di_read_begin(count)
         }
-        return saved
+        return count
     }
 
-    /// Ends a read section started by `enter()`.
+    /// Ends a read section started by `enter()`; the inner one of nested sections does nothing.
     @inlinable @inline(__always)
-    package static func leave(_ saved: UInt) {
-        if saved < 2 { c_di_reader_leave(1) }
+    package static func leave(_ count: UInt) {
+        if count & 1 == 0 { c_di_read_end(count) }
     }
 
     /// Runs `body` inside a read section.
     @inlinable @inline(__always)
     package static func reading<R>(_ body: () throws -> R) rethrows -> R {
-        let saved = enter()
-        defer { leave(saved) }
+        let count = enter()
+        defer { leave(count) }
         return try body()
     }
 
-    /// Stamps a table that was just replaced: tables stamped below `oldestReader()` are unreachable.
-    package static func retireStamp() -> UInt {
-        c_di_epoch_advance()
+    /// The threads inside a read section right now, each with its count; tables replaced before this call
+    /// are unreachable once every one of them has moved on.
+    package struct Readers: Sendable {
+        fileprivate let counts: [(word: UInt, count: UInt)]
+
+        package var isEmpty: Bool { counts.isEmpty }
     }
 
-    /// The epoch of the oldest read section still running on any thread; `UInt.max` when none is.
-    package static func oldestReader() -> UInt {
-        c_di_process_barrier()
-        return readers.withLock { readers in
-            var oldest = UInt.max
+    /// The threads reading right now, seen after a process-wide barrier.
+    package static func activeReaders() -> Readers {
+        readers.withLock { readers in
+            c_di_process_barrier()
+            var active: [(word: UInt, count: UInt)] = []
             for word in readers.words {
-                let state = c_di_reader_state_at(word)
-                if state >= 2 { oldest = min(oldest, state) }
+                let count = c_di_read_count_at(UnsafePointer(bitPattern: word)!)
+                if count & 1 == 1 { active.append((word, count)) }
             }
-            return oldest
+            return Readers(counts: active)
         }
     }
 
-    /// The words of the registered threads; a word is only read while its thread is in this list.
-    private struct Readers {
-        var words: [UnsafeMutablePointer<UInt>] = []
+    /// Whether every thread of `readers` has left the section it was in (or exited).
+    package static func haveMovedOn(_ active: Readers) -> Bool {
+        guard !active.isEmpty else { return true }
+        return readers.withLock { readers in
+            active.counts.allSatisfy { reader in
+                // An exited thread's word is no longer listed, and may not be read.
+                !readers.words.contains(reader.word)
+                    || c_di_read_count_at(UnsafePointer(bitPattern: reader.word)!) != reader.count
+            }
+        }
+    }
+
+    /// The addresses of the registered threads' counts (thread-local storage, valid while listed).
+    ///
+    /// Addresses as integers: the list only compares them and hands them back to C while the lock is held,
+    /// and the thread that owns a word removes it, under the same lock, before the word is freed.
+    private struct Registry {
+        var words: [UInt] = []
         var key: pthread_key_t?
     }
 
-    // The words are thread-local storage of their threads, never freed while listed; `Lock` guards the list.
-    private static let readers = Lock(Readers())
+    private static let readers = Lock(Registry())
 
-    /// Adds this thread to the readers (its word becomes 1) and arranges for it to leave when it exits.
+    /// Adds this thread to the readers and arranges for it to leave when it exits; returns its count.
     @usableFromInline @inline(never)
-    static func registerThread() {
+    static func registerThread() -> UInt {
         readers.withLock { readers in
-            let word = c_di_reader_epoch_address()
+            let word = c_di_read_count_address()
             if readers.key == nil {
-                c_di_process_barrier_setup()
                 var key = pthread_key_t()
                 let status = pthread_key_create(&key) { _ in TableReclamation.unregisterThread() }
                 precondition(status == 0, "DIToolkit could not create its thread-exit key (\(status)).")
                 readers.key = key
             }
-            readers.words.append(word)
+            readers.words.append(UInt(bitPattern: word))
             // Any non-nil value, so that the key's destructor runs when the thread exits.
             pthread_setspecific(readers.key!, UnsafeRawPointer(word))
-            c_di_reader_leave(1)
+            c_di_read_count_set(2)
+            return 2
         }
     }
 
     private static func unregisterThread() {
         readers.withLock { readers in
-            let word = c_di_reader_epoch_address()
+            let word = UInt(bitPattern: c_di_read_count_address())
             readers.words.removeAll { $0 == word }
-            c_di_reader_leave(0)
+            c_di_read_count_set(0)
         }
     }
 }
