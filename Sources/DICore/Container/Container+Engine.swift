@@ -163,8 +163,10 @@ extension Container {
         )
     }
 
-    /// The `notRegistered` error for `key`, with what is needed to suggest close matches later.
-    func missing(_ key: RegistrationKey, _ type: Any.Type) -> ResolutionError {
+    /// The `notRegistered` error for `key`, with what is needed to suggest close matches later; or
+    /// `argumentMismatch` when the service is registered, but with runtime arguments.
+    func missing(_ key: RegistrationKey, _ type: Any.Type, checkingArguments: Bool = true) -> ResolutionError {
+        if checkingArguments, let mismatch = argumentMismatchIfRegisteredOtherwise(key, type) { return mismatch }
         let element = PathElement(missing: type, name: key.name, in: self)
         return ResolutionError(
             code: .notRegistered,
