@@ -93,7 +93,7 @@ func raceOnThreads<Value: Sendable>(
 }
 
 /// How one resolve of a stress or cycle test ended, comparable across threads.
-enum Outcome: Sendable, Equatable, CustomStringConvertible {
+enum Outcome: Sendable, Hashable, CustomStringConvertible {
     case instance(ObjectIdentifier)
     case failed(ResolutionError.Code)
     case other(String)
