@@ -1,12 +1,17 @@
 /// What a failed lookup remembers so that its error can suggest close matches when it is printed, and not
 /// before: a failed lookup must stay cheap for code that only checks the error's `code`.
+///
+/// The container is held weakly: an error must not keep a container (and everything it holds) alive. An
+/// error described after its container is gone lists no close matches.
 package final class LookupContext: Sendable {
-    let container: Container
+    weak let weakContainer: Container?
+    let containerName: String
     let key: RegistrationKey
     let type: Any.Type
 
     init(container: Container, key: RegistrationKey, type: Any.Type) {
-        self.container = container
+        self.weakContainer = container
+        self.containerName = container.name
         self.key = key
         self.type = type
     }
@@ -33,12 +38,13 @@ package final class LookupContext: Sendable {
         guard code == .notRegistered || code == .argumentMismatch else { return nil }
         if let fix = matches().first?.fix { return fix }
         let nameArgument = key.name.map { ", name: \"\($0)\"" } ?? ""
-        return "register it in \(container.name) or an ancestor: "
+        return "register it in \(containerName) or an ancestor: "
             + "try container.register(\(type).self\(nameArgument)) { r in … }"
     }
 
     /// Every close match, likeliest first: smallest edit distance, then kind, then nearest container.
     func matches() -> [Match] {
+        guard let container = weakContainer else { return [] }
         var found: [Match] = []
         let typeName = String(describing: type)
         let visible = Set(container.ancestry.map(ObjectIdentifier.init))
