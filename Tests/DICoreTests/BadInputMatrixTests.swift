@@ -1,6 +1,17 @@
 import DICore
 import Testing
 
+extension ServiceKeys {
+    fileprivate var badInputRequired: ServiceKey<BadInputMatrixTests.Probe> { .required() }
+    fileprivate var badInputCycle: ServiceKey<BadInputMatrixTests.Probe> {
+        .init(scope: .singleton) { r in try r.resolve(\.badInputCycle) }
+    }
+    fileprivate var badInputThrows: ServiceKey<BadInputMatrixTests.Probe> {
+        .init { _ in throw BadInputMatrixTests.DiskFull() }
+    }
+    fileprivate var badInputPlain: ServiceKey<BadInputMatrixTests.Probe> { .init { _ in BadInputMatrixTests.Probe() } }
+}
+
 /// Every public entry point with each kind of bad input: the error has the right code, its text names the
 /// problem and the right way out, and the container still resolves everything else afterwards (and the
 /// corrected call works).
@@ -351,5 +362,37 @@ import Testing
             #expect(error.code == .containerClosed)
         }
         _ = try app.resolve(Probe.self)
+    }
+
+    // MARK: The keypath registry
+
+    enum KeyPathInput: String, CaseIterable, Sendable {
+        case requiredAndMissing, cycle, throwingFactory, closedContainer
+    }
+
+    @Test(arguments: KeyPathInput.allCases)
+    func keyPathEntryFailsClearly(_ input: KeyPathInput) throws {
+        let app = Container(name: "app")
+        let feature = app.child(name: "feature")
+        try app.register(Healthy.self, scope: .singleton) { _ in Healthy() }
+        if input == .closedContainer { feature.close() }
+        let error = try #require(throws: ResolutionError.self) {
+            switch input {
+            case .requiredAndMissing: _ = try feature.resolve(\.badInputRequired)
+            case .cycle: _ = try feature.resolve(\.badInputCycle)
+            case .throwingFactory: _ = try feature.resolve(\.badInputThrows)
+            case .closedContainer: _ = try feature.resolve(\.badInputPlain)
+            }
+        }
+        let (code, words): (ResolutionError.Code, [String]) = switch input {
+        case .requiredAndMissing: (.requiredKeyMissing, ["\\.badInputRequired", "register(\\.badInputRequired)"])
+        case .cycle: (.circularDependency, ["\\.badInputCycle → \\.badInputCycle", "Break the cycle"])
+        case .throwingFactory: (.factoryFailed, ["\\.badInputThrows", "disk full"])
+        case .closedContainer: (.containerClosed, ["closed", "still open"])
+        }
+        #expect(error.code == code, "\(error)")
+        for word in words { #expect(error.description.contains(word), "missing \"\(word)\" in:\n\(error)") }
+        _ = try app.resolve(Healthy.self)
+        _ = try app.resolve(\.badInputPlain)
     }
 }
