@@ -11,7 +11,8 @@ import Testing
 /// is new) and which container's resolver built it (the `Origin` it carries); for every `close()` and
 /// re-registration it predicts which instances are disposed. A disposed instance must never be handed out.
 ///
-/// The scenario covers every DIScopes lifetime except custom storages, names, aliases (`.implements`),
+/// The scenario covers sync and async factories and resolves, every DIScopes lifetime except custom
+/// storages, names, aliases (`.implements`),
 /// overrides in children, re-registrations, `reset` and `close()`. A failure prints the seed and a shrunk
 /// scenario (the fewest operations that still fail). `DI_FUZZ_SEEDS=N` runs N seeds (default 16) in
 /// batches of 200, each batch its own test case; `DI_FUZZ_SEED=S` replays one seed; `DI_FUZZ_ALIASES=0`
@@ -44,12 +45,12 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)), arguments: batches)
-    func randomGraphsBehaveAsTheLifetimeTableSays(_ batch: Batch) {
+    func randomGraphsBehaveAsTheLifetimeTableSays(_ batch: Batch) async {
         var reported = 0
         for seed in batch.seeds {
             let scenario = Scenario(seed: seed)
-            guard let mismatch = scenario.run() else { continue }
-            let (shrunk, minimal) = scenario.shrunk(failingWith: mismatch)
+            guard let mismatch = await scenario.run() else { continue }
+            let (shrunk, minimal) = await scenario.shrunk(failingWith: mismatch)
             Issue.record(Comment(rawValue: """
                 seed \(seed) (replay with DI_FUZZ_SEED=\(seed)): \(minimal.message)
                 shrunk from \(scenario.operations.count) to \(shrunk.operations.count) operations:
@@ -62,31 +63,32 @@ import Testing
     }
 
     /// The model must see what the engine does: a scenario with a known answer.
-    @Test func theModelPredictsAHandWrittenScenario() {
+    @Test func theModelPredictsAHandWrittenScenario() async {
         let scenario = Scenario(
             parents: [nil, 0, 1],
             tags: [[], ["session"], []],
             operations: [
-                .register(container: 0, name: "a", lifetime: .singleton, aliases: ["x"]),
-                .register(container: 0, name: "b", lifetime: .scoped, aliases: []),
-                .register(container: 0, name: "c", lifetime: .matchingSession, aliases: []),
-                .resolve(container: 2, target: .service("a")),
-                .resolve(container: 2, target: .alias("x")),
-                .resolve(container: 2, target: .service("b")),
-                .resolve(container: 1, target: .service("b")),
-                .resolve(container: 2, target: .service("c")),
-                .resolve(container: 0, target: .service("c")),
-                .register(container: 1, name: "a", lifetime: .transient, aliases: []),
-                .resolve(container: 2, target: .service("a")),
-                .resolve(container: 2, target: .alias("x")),
+                .register(container: 0, name: "a", lifetime: .singleton, aliases: ["x"], isAsync: false),
+                .register(container: 0, name: "b", lifetime: .scoped, aliases: [], isAsync: true),
+                .register(container: 0, name: "c", lifetime: .matchingSession, aliases: [], isAsync: false),
+                .resolve(container: 2, target: .service("a"), isAsync: false),
+                .resolve(container: 2, target: .alias("x"), isAsync: false),
+                .resolve(container: 2, target: .service("b"), isAsync: true),
+                .resolve(container: 1, target: .service("b"), isAsync: true),
+                .resolve(container: 1, target: .service("b"), isAsync: false),
+                .resolve(container: 2, target: .service("c"), isAsync: false),
+                .resolve(container: 0, target: .service("c"), isAsync: false),
+                .register(container: 1, name: "a", lifetime: .transient, aliases: [], isAsync: false),
+                .resolve(container: 2, target: .service("a"), isAsync: false),
+                .resolve(container: 2, target: .alias("x"), isAsync: false),
                 .reset(container: 1, lifetime: .scoped),
-                .resolve(container: 1, target: .service("b")),
+                .resolve(container: 1, target: .service("b"), isAsync: false),
                 .close(container: 1),
-                .resolve(container: 2, target: .service("a")),
-                .resolve(container: 0, target: .alias("x")),
+                .resolve(container: 2, target: .service("a"), isAsync: false),
+                .resolve(container: 0, target: .alias("x"), isAsync: false),
             ]
         )
-        #expect(scenario.run() == nil)
+        #expect(await scenario.run() == nil)
     }
 }
 
@@ -147,20 +149,21 @@ enum Target: Sendable, CustomStringConvertible {
 }
 
 enum Operation: Sendable, CustomStringConvertible {
-    case register(container: Int, name: String, lifetime: Lifetime, aliases: [String])
-    case resolve(container: Int, target: Target)
+    case register(container: Int, name: String, lifetime: Lifetime, aliases: [String], isAsync: Bool)
+    case resolve(container: Int, target: Target, isAsync: Bool)
     /// Resolves from a new, untagged child of the container, made just for this resolve.
-    case resolveInNewChild(container: Int, target: Target)
+    case resolveInNewChild(container: Int, target: Target, isAsync: Bool)
     case reset(container: Int, lifetime: Lifetime)
     case close(container: Int)
 
     var description: String {
         switch self {
-        case .register(let c, let name, let lifetime, let aliases):
-            "c\(c).register(Service \"\(name)\", .\(lifetime))"
+        case .register(let c, let name, let lifetime, let aliases, let isAsync):
+            "c\(c).register\(isAsync ? "Async" : "")(Service \"\(name)\", .\(lifetime))"
                 + aliases.map { ".implements(Shape, \"\($0)\")" }.joined()
-        case .resolve(let c, let target): "c\(c).resolve(\(target))"
-        case .resolveInNewChild(let c, let target): "c\(c).child(name: \"late\").resolve(\(target))"
+        case .resolve(let c, let target, let isAsync): "c\(c).resolve\(isAsync ? "Async" : "")(\(target))"
+        case .resolveInNewChild(let c, let target, let isAsync):
+            "c\(c).child(name: \"late\").resolve\(isAsync ? "Async" : "")(\(target))"
         case .reset(let c, let lifetime): "c\(c).reset(.\(lifetime))"
         case .close(let c): "c\(c).close()"
         }
@@ -226,16 +229,18 @@ struct Scenario {
                     container: container,
                     name: Self.names.randomElement(using: &random)!,
                     lifetime: Lifetime.allCases.randomElement(using: &random)!,
-                    aliases: aliases
+                    aliases: aliases,
+                    isAsync: Int.random(in: 0..<4, using: &random) == 0
                 ))
             case 30..<85:
                 let target: Target = Int.random(in: 0..<4, using: &random) == 0 && Self.usesAliases
                     ? .alias(Self.aliasNames.randomElement(using: &random)!)
                     : .service(Self.names.randomElement(using: &random)!)
+                let isAsync = Int.random(in: 0..<10, using: &random) < 3
                 if Int.random(in: 0..<10, using: &random) == 0 {
-                    operations.append(.resolveInNewChild(container: container, target: target))
+                    operations.append(.resolveInNewChild(container: container, target: target, isAsync: isAsync))
                 } else {
-                    operations.append(.resolve(container: container, target: target))
+                    operations.append(.resolve(container: container, target: target, isAsync: isAsync))
                 }
             case 85..<97:
                 operations.append(.reset(container: container, lifetime: Lifetime.allCases.randomElement(using: &random)!))
@@ -257,7 +262,7 @@ struct Scenario {
     }
 
     /// The same scenario with as few operations as still fail (greedy chunk removal, bounded).
-    func shrunk(failingWith mismatch: Mismatch) -> (Scenario, Mismatch) {
+    func shrunk(failingWith mismatch: Mismatch) async -> (Scenario, Mismatch) {
         var best = Scenario(parents: parents, tags: tags, operations: Array(operations.prefix(mismatch.step + 1)))
         var bestMismatch = mismatch
         var chunk = max(best.operations.count / 2, 1)
@@ -270,7 +275,7 @@ struct Scenario {
                 candidate.removeSubrange(start..<min(start + chunk, candidate.count))
                 let trial = Scenario(parents: parents, tags: tags, operations: candidate)
                 replays += 1
-                if let failure = trial.run() {
+                if let failure = await trial.run() {
                     best = Scenario(parents: parents, tags: tags, operations: Array(candidate.prefix(failure.step + 1)))
                     bestMismatch = failure
                     removedAny = true
@@ -284,10 +289,10 @@ struct Scenario {
     }
 
     /// Runs the scenario on real containers and on the model; the first difference, if any.
-    func run() -> Mismatch? {
+    func run() async -> Mismatch? {
         var run = ModelRun(scenario: self)
         for (step, operation) in operations.enumerated() {
-            if let message = run.apply(operation) { return Mismatch(step: step, message: message) }
+            if let message = await run.apply(operation) { return Mismatch(step: step, message: message) }
         }
         return nil
     }
@@ -305,11 +310,13 @@ struct ModelRegistration {
     let id: Int
     let lifetime: Lifetime
     let container: Int
+    let isAsync: Bool
 }
 
 /// What the model expects of one resolve.
 enum Prediction {
-    case failure(ResolutionError.Code)
+    /// Any of these codes (a sync resolve of an async `.matching` service may fail for either reason).
+    case failure(Set<ResolutionError.Code>)
     /// `slot == nil`: a new instance that nobody keeps.
     case instance(slot: Slot?, origin: Int)
 }
@@ -360,61 +367,68 @@ struct ModelRun {
 
     func isInSubtree(_ index: Int, of root: Int) -> Bool { ancestry(of: index).contains(root) }
 
-    func predict(_ target: Target, from asking: Int) -> Prediction {
-        if isClosed(asking) { return .failure(.containerClosed) }
+    func predict(_ target: Target, from asking: Int, isAsync: Bool) -> Prediction {
+        let prediction = place(target, from: asking)
+        guard !isAsync, let registration = prediction.registration, registration.isAsync else { return prediction.result }
+        if case .failure(let codes) = prediction.result { return .failure(codes.union([.asyncResolutionRequired])) }
+        return .failure([.asyncResolutionRequired])
+    }
+
+    func place(_ target: Target, from asking: Int) -> (result: Prediction, registration: ModelRegistration?) {
+        if isClosed(asking) { return (.failure([.containerClosed]), nil) }
         let registration: ModelRegistration
         switch target {
         case .service(let name):
             guard let found = ancestry(of: asking).lazy.compactMap({ self.registrations[$0]?[name] }).first else {
-                return .failure(.notRegistered)
+                return (.failure([.notRegistered]), nil)
             }
             registration = found
         case .alias(let name):
             guard let aliasOwner = ancestry(of: asking).first(where: { aliases[$0]?[name] != nil }),
                   let targetName = aliases[aliasOwner]?[name],
                   let found = ancestry(of: aliasOwner).lazy.compactMap({ self.registrations[$0]?[targetName] }).first
-            else { return .failure(.notRegistered) }
+            else { return (.failure([.notRegistered]), nil) }
             registration = found
         }
         switch registration.lifetime {
         case .transient, .graph:
-            return .instance(slot: nil, origin: asking)
+            return (.instance(slot: nil, origin: asking), registration)
         case .singleton, .cached, .weak:
-            return .instance(slot: Slot(registration: registration.id, holder: registration.container),
-                             origin: registration.container)
+            return (.instance(slot: Slot(registration: registration.id, holder: registration.container),
+                              origin: registration.container), registration)
         case .scoped:
-            return .instance(slot: Slot(registration: registration.id, holder: asking), origin: asking)
+            return (.instance(slot: Slot(registration: registration.id, holder: asking), origin: asking), registration)
         case .matchingSession, .matchingRequest:
             guard let tagged = ancestry(of: asking).first(where: { scenario.tags[$0].contains(registration.lifetime.tag!) })
-            else { return .failure(.scopeUnavailable) }
+            else { return (.failure([.scopeUnavailable]), registration) }
             // The tagged container builds with its own resolver, which cannot see a registration made
             // below it: refused rather than built from the wrong place.
             if tagged != registration.container && isInSubtree(registration.container, of: tagged) {
-                return .failure(.scopeUnavailable)
+                return (.failure([.scopeUnavailable]), registration)
             }
-            return .instance(slot: Slot(registration: registration.id, holder: tagged), origin: tagged)
+            return (.instance(slot: Slot(registration: registration.id, holder: tagged), origin: tagged), registration)
         }
     }
 
     /// Applies `operation` to the engine and the model; a description of the first difference, if any.
-    mutating func apply(_ operation: Operation) -> String? {
+    mutating func apply(_ operation: Operation) async -> String? {
         switch operation {
-        case .resolve(let asking, let target):
-            return resolve(target, from: asking)
-        case .resolveInNewChild(let parent, let target):
+        case .resolve(let asking, let target, let isAsync):
+            return await resolve(target, in: containers[asking], request: "\(operation)",
+                                 prediction: predict(target, from: asking, isAsync: isAsync), isAsync: isAsync)
+        case .resolveInNewChild(let parent, let target, let isAsync):
             // The child registers nothing and has no tag: it resolves as its parent does, except that a
             // `.scoped` instance is its own, new one (its `Origin` comes from the parent).
-            var prediction = predict(target, from: parent)
+            var prediction = predict(target, from: parent, isAsync: isAsync)
             if case .instance(let slot?, let origin) = prediction, slot.holder == parent,
                registrationsByID[slot.registration]?.lifetime == .scoped
             {
                 prediction = .instance(slot: nil, origin: origin)
             }
             let child = containers[parent].child(name: "late")
-            return resolve(target, in: child, request: "c\(parent).child(name: \"late\").resolve(\(target))",
-                           prediction: prediction)
-        case .register(let index, let name, let lifetime, let aliasNames):
-            return register(name, lifetime: lifetime, aliases: aliasNames, in: index)
+            return await resolve(target, in: child, request: "\(operation)", prediction: prediction, isAsync: isAsync)
+        case .register(let index, let name, let lifetime, let aliasNames, let isAsync):
+            return register(name, lifetime: lifetime, aliases: aliasNames, isAsync: isAsync, in: index)
         case .reset(let index, let lifetime):
             let dropped = containers[index].reset(lifetime.scope)
             let slots = kept.keys.filter { slot in
@@ -448,16 +462,21 @@ struct ModelRun {
         }
     }
 
-    private mutating func register(_ name: String, lifetime: Lifetime, aliases aliasNames: [String], in index: Int)
-        -> String?
-    {
+    private mutating func register(
+        _ name: String, lifetime: Lifetime, aliases aliasNames: [String], isAsync: Bool, in index: Int
+    ) -> String? {
         let serials = serials
         let container = containers[index]
         var thrown: (any Error)?
         do {
-            let handle = try container.register(Service.self, name: name, scope: lifetime.scope) { r in
-                Service(serial: serials.increment(), origin: try r.resolve(Origin.self).container)
-            }
+            let handle = isAsync
+                ? try container.registerAsync(Service.self, name: name, scope: lifetime.scope) { r in
+                    await Task.yield()
+                    return Service(serial: serials.increment(), origin: try r.resolve(Origin.self).container)
+                }
+                : try container.register(Service.self, name: name, scope: lifetime.scope) { r in
+                    Service(serial: serials.increment(), origin: try r.resolve(Origin.self).container)
+                }
             for alias in aliasNames { try handle.implements((any Shape).self, name: alias) }
         } catch {
             thrown = error
@@ -480,7 +499,7 @@ struct ModelRun {
                 kept[slot] = nil
             }
         }
-        let registration = ModelRegistration(id: nextRegistration, lifetime: lifetime, container: index)
+        let registration = ModelRegistration(id: nextRegistration, lifetime: lifetime, container: index, isAsync: isAsync)
         nextRegistration += 1
         registrations[index, default: [:]][name] = registration
         registrationsByID[registration.id] = registration
@@ -488,20 +507,19 @@ struct ModelRun {
         return nil
     }
 
-    private mutating func resolve(_ target: Target, from asking: Int) -> String? {
-        resolve(target, in: containers[asking], request: "c\(asking).resolve(\(target))",
-                prediction: predict(target, from: asking))
-    }
-
     private mutating func resolve(_ target: Target, in container: Container, request: String,
-                                  prediction: Prediction) -> String? {
+                                  prediction: Prediction, isAsync: Bool) async -> String? {
         let result: Result<Service, any Error>
         do {
-            switch target {
-            case .service(let name):
+            switch (target, isAsync) {
+            case (.service(let name), false):
                 result = .success(try container.resolve(Service.self, name: name))
-            case .alias(let name):
-                let shape = try container.resolve((any Shape).self, name: name)
+            case (.service(let name), true):
+                result = .success(try await container.resolveAsync(Service.self, name: name))
+            case (.alias(let name), _):
+                let shape = isAsync
+                    ? try await container.resolveAsync((any Shape).self, name: name)
+                    : try container.resolve((any Shape).self, name: name)
                 guard let service = shape as? Service else { return "\(request) gave a \(type(of: shape))" }
                 result = .success(service)
             }
@@ -509,13 +527,14 @@ struct ModelRun {
             result = .failure(error)
         }
         switch (prediction, result) {
-        case (.failure(let code), .failure(let error)):
-            guard let error = error as? ResolutionError, error.code == code else {
-                return "\(request) threw \(error); the model expected \(code)"
+        case (.failure(let codes), .failure(let error)):
+            guard let error = error as? ResolutionError, codes.contains(error.code) else {
+                return "\(request) threw \(error); the model expected \(codes.map(\.name).sorted())"
             }
             return nil
-        case (.failure(let code), .success(let service)):
-            return "\(request) returned instance #\(service.serial) from \(service.origin); the model expected \(code)"
+        case (.failure(let codes), .success(let service)):
+            return "\(request) returned instance #\(service.serial) from \(service.origin); the model expected "
+                + "\(codes.map(\.name).sorted())"
         case (.instance, .failure(let error)):
             return "\(request) threw \(error); the model expected an instance"
         case (.instance(let slot, let origin), .success(let service)):
