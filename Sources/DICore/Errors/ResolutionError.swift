@@ -102,7 +102,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .notRegistered: headline = "Cannot resolve \(service): nothing is registered under that key."
         case .circularDependency: headline = "Cannot resolve \(service): it depends on itself: \(path.arrowed)."
         case .typeMismatch: headline = "Cannot resolve \(service): the instance has the wrong type."
-        case .argumentMismatch: headline = "Cannot resolve \(service): no registration takes these arguments."
+        case .argumentMismatch:
+            headline = "Cannot resolve \(service): it is registered, but with other runtime arguments than these."
         case .asyncResolutionRequired:
             headline = "Cannot resolve \(service) synchronously: its factory is async; use resolveAsync."
         case .factoryFailed:
