@@ -204,8 +204,9 @@ import Testing
             }
         }
         let error = try #require(throws: ResolutionError.self) { try app.resolve(Int.self, name: "missing") }
-        let described = clock.measure { for _ in 0..<5 { _ = error.description } }
-        // 200 failed lookups cost less than describing one error, which ranks 2,000 names.
+        let described = clock.measure { _ = error.description }
+        // 200 failed lookups cost less than describing one error, which ranks 2,000 names (about 1:35 in a
+        // debug build): the ranking runs when the description is read, not when the error is thrown.
         #expect(failures < described, "failed lookups \(failures), descriptions \(described)")
     }
 }
