@@ -128,3 +128,5 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
 func injectionFailed(_ error: InjectionError) -> Never {
     resolveRequiredFailed(error, at: error.location)
 }
+
+extension InjectionError: ResolutionErrorWrapper {}

@@ -31,9 +31,9 @@ extension Container {
     /// Instances that are only `Disposable` are disposed as `close()` disposes them. Afterwards the
     /// container refuses to resolve (`containerClosed`) and to register. Closing twice does nothing more.
     public func closeAsync() async {
-        guard markClosed() else { return }
+        guard let registrations = markClosed() else { return }
         for child in children.reversed() { await child.closeAsync() }
-        for value in releaseOwnInstances().reversed() {
+        for value in releaseOwnInstances(of: registrations).reversed() {
             if let disposable = value as? any AsyncDisposable {
                 await disposable.dispose()
             } else if let disposable = value as? any Disposable {

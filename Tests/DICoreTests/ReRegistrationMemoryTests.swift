@@ -55,11 +55,11 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func readersOnOtherThreadsKeepResolvingWhileTablesAreFreed() throws {
+    func readersOnOtherThreadsKeepResolvingWhileTablesAreFreed() async throws {
         let app = try Self.container(keys: 50)
         try app.register(Handle.self, scope: .singleton) { _ in Handle(-1) }
         let stop = Counter()
-        let results = onThreads(4, within: 30) { index -> Int in
+        let results = await raceOnThreads(4, within: .seconds(30)) { index -> Int in
             var resolved = 0
             if index == 0 {
                 for generation in 0..<5_000 {
@@ -74,7 +74,7 @@ import Testing
             }
             return resolved
         }
-        #expect(results.allSatisfy { $0 != nil })
+        #expect(results != nil, "readers or the registering thread hung")
         #expect(try app.resolve(Handle.self).generation == 4_999)
     }
 }

@@ -110,4 +110,103 @@ import Testing
         app.close()
         #expect(log.entries == ["second", "first"])
     }
+
+    // MARK: The way out follows the likeliest match
+
+    @Test func typoListsTheClosestNameFirstAndTheFixPassesIt() throws {
+        let app = Container(name: "app")
+        for name in ["audit", "replica", "secondary", "primary", "archive"] {
+            try app.register(Database.self, name: name) { _ in Database(logger: ConsoleLogger()) }
+        }
+        try app.register(Database.self) { _ in Database(logger: ConsoleLogger()) }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Database.self, name: "primray") }
+        #expect(error.code == .notRegistered)
+        let first = try #require(error.suggestions.first)
+        #expect(first.hasPrefix("Database \"primary\" is registered in app"))
+        #expect(first.contains("Did you mean \"primary\"?"))
+        #expect(error.suggestions.filter { $0.contains("Did you mean") }.count == 1)
+        let fix = try #require(error.description.split(separator: "\n").first { $0.contains("fix:") })
+        #expect(fix.contains("pass name: \"primary\""))
+        #expect(fix.contains("resolve(Database.self, name: \"primary\")"))
+        #expect(!fix.contains("register"))
+    }
+
+    @Test func unrelatedNamesKeepTheRegisterFix() throws {
+        let app = Container(name: "app")
+        try app.register(Database.self, name: "primary") { _ in Database(logger: ConsoleLogger()) }
+        try app.register(Database.self, name: "replica") { _ in Database(logger: ConsoleLogger()) }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Database.self, name: "audit") }
+        #expect(!error.suggestions.contains { $0.contains("Did you mean") })
+        #expect(error.description.contains("fix:       register it in app or an ancestor"))
+        #expect(error.description.contains("name: \"audit\""))
+    }
+
+    @Test func theOnlyNamedRegistrationDrivesTheFixOfAnUnnamedRequest() throws {
+        let app = Container(name: "app")
+        try app.register(Database.self, name: "primary") { _ in Database(logger: ConsoleLogger()) }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Database.self) }
+        #expect(error.description.contains("fix:       pass name: \"primary\""))
+    }
+
+    @Test func serviceWithArgumentsResolvedWithoutThemSaysItTakesArguments() async throws {
+        struct Report: Sendable { let quarter: String }
+        let app = Container(name: "app")
+        let checkout = app.child(name: "checkout")
+        try app.register(Report.self) { (_: any Resolver, quarter: String) in Report(quarter: quarter) }
+        let error = try #require(throws: ResolutionError.self) { try checkout.resolve(Report.self) }
+        #expect(error.code == .argumentMismatch)
+        #expect(error.message.contains("without arguments"))
+        #expect(error.message.contains("String"))
+        let text = error.description
+        #expect(text.contains("fix:       pass its argument: try container.resolve(Report.self, argument: <String>)"))
+        #expect(!text.contains("register it"))
+        // The same through the async entry point.
+        await #expect(throws: ResolutionError.self) { try await checkout.resolveAsync(Report.self) }
+        // And the right call works.
+        #expect(try checkout.resolve(Report.self, argument: "Q3").quarter == "Q3")
+    }
+
+    @Test func wrongArgumentTypeNamesWhatTheRegistrationTakes() throws {
+        struct Cell: Sendable { let title: String }
+        let app = Container(name: "app")
+        try app.register(Cell.self) { (_: any Resolver, title: String, row: Int) in Cell(title: "\(title)\(row)") }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Cell.self, argument: 3) }
+        #expect(error.code == .argumentMismatch)
+        #expect(error.message.contains("(String, Int)"))
+        #expect(error.description.contains("fix:       pass its arguments: try container.resolve(Cell.self, arguments: <String>, <Int>)"))
+    }
+
+    @Test func pathRowSaysWhereAStepWasRegisteredAndWhereItWasBuilt() throws {
+        let app = Container(name: "app")
+        let checkout = app.child(name: "checkout")
+        try app.register(ViewModel.self) { r in ViewModel(repository: try r.resolve(Repository.self)) }
+        try app.register(Repository.self, scope: .singleton) { r in Repository(database: try r.resolve(Database.self)) }
+        let error = try #require(throws: ResolutionError.self) { try checkout.resolve(ViewModel.self) }
+        #expect(error.path.map(\.container) == ["checkout", "app", "app"])
+        #expect(error.path.map(\.registeredIn) == ["app", "app", nil])
+        let rows = error.description.split(separator: "\n")
+        let viewModel = try #require(rows.first { $0.hasPrefix("    ViewModel") })
+        #expect(viewModel.contains("built in checkout, registered in app"))
+        let repository = try #require(rows.first { $0.hasPrefix("    Repository") })
+        #expect(repository.contains("in app"))
+        #expect(!repository.contains("registered in"))
+    }
+
+    @Test func readingOnlyTheCodeComputesNoSuggestions() throws {
+        let app = Container(name: "app")
+        for index in 0..<2_000 { try app.register(Int.self, name: "n\(index)") { _ in index } }
+        let clock = ContinuousClock()
+        let failures = clock.measure {
+            for _ in 0..<200 {
+                do { _ = try app.resolve(Int.self, name: "missing") } catch let error as ResolutionError {
+                    precondition(error.code == .notRegistered)
+                } catch {}
+            }
+        }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Int.self, name: "missing") }
+        let described = clock.measure { _ = error.description }
+        // 200 failed lookups cost less than describing one error, which ranks 2,000 names (about 1:35 in a
+        // debug build): the ranking runs when the description is read, not when the error is thrown.
+        #expect(failures < described, "failed lookups \(failures), descriptions \(described)")
+    }
 }

@@ -1,51 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import DICore
 import Foundation
 import Synchronization
 
-/// Runs blocking work on `count` threads released at the same moment, and waits at most `seconds` for all
-/// of them; returns each thread's result, or `nil` for a thread still blocked when time ran out (a hang).
-///
-/// Threads, not tasks: the engine's synchronous waits block their thread, and the cooperative pool has
-/// as many threads as cores, so tasks could not show a hang of more than two of them.
-func onThreads<T: Sendable>(
-    _ count: Int,
-    within seconds: Double = 20,
-    _ work: @escaping @Sendable (Int) -> T
-) -> [T?] {
-    let results = Lock<[T?]>(Array(repeating: nil, count: count))
-    let start = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        let thread = Thread {
-            start.wait()
-            let result = work(index)
-            results.withLock { $0[index] = result }
-            done.leave()
-        }
-        thread.start()
+/// Helpers that turn a hang into a failed test: work runs on its own threads or tasks, and the test waits
+/// for it only up to a deadline. Work that hangs is abandoned (its threads stay blocked), and the caller
+/// records the hang as a failure instead of blocking the whole test run until `.timeLimit` ends it.
+
+/// Releases a group of threads at the same moment, so that they really race.
+final class StartLine: Sendable {
+    private let arrived = Atomic<Int>(0)
+    private let count: Int
+
+    init(_ count: Int) { self.count = count }
+
+    /// Arrives and spins (yielding the core) until every thread of the group has arrived.
+    func arriveAndWait() {
+        arrived.add(1, ordering: .acquiringAndReleasing)
+        while arrived.load(ordering: .acquiring) < count { sched_yield() }
     }
-    for _ in 0..<count { start.signal() }
-    _ = done.wait(timeout: .now() + seconds)
-    return results.withLock { $0 }
 }
 
-/// Runs `operation` in a task and waits at most `seconds` for it: its result, or `nil` if it hung.
-func finishing<T: Sendable>(
-    within seconds: Double = 20,
-    _ operation: @escaping @Sendable () async throws -> T
-) async -> Result<T, any Error>? {
-    let outcome = Lock<Result<T, any Error>?>(nil)
-    let finished = DispatchSemaphore(value: 0)
-    Task {
-        let result: Result<T, any Error>
-        do { result = .success(try await operation()) } catch { result = .failure(error) }
-        outcome.withLock { $0 = result }
-        finished.signal()
+/// A continuation resumed by whichever of two racers gets there first; the other's resume is dropped.
+final class FirstResume<Value: Sendable>: Sendable {
+    private let continuation = Lock<CheckedContinuation<Value, Never>?>(nil)
+
+    func install(_ newValue: CheckedContinuation<Value, Never>) { continuation.withLock { $0 = newValue } }
+
+    func resume(_ value: Value) {
+        let taken = continuation.withLock { stored -> CheckedContinuation<Value, Never>? in
+            defer { stored = nil }
+            return stored
+        }
+        taken?.resume(returning: value)
     }
-    // Waits off the cooperative pool, so that the operation's tasks keep their threads.
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        Thread { _ = finished.wait(timeout: .now() + seconds); continuation.resume() }.start()
+}
+
+/// Runs `operation` in a new task and waits at most `timeout` for it: `nil` means it did not finish.
+func finishing<Value: Sendable>(
+    within timeout: Duration,
+    _ operation: @escaping @Sendable () async -> Value
+) async -> Value? {
+    let first = FirstResume<Value?>()
+    let timer = Lock<Task<Void, Never>?>(nil)
+    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        first.install(continuation)
+        Task { first.resume(await operation()) }
+        let sleeper = Task {
+            try? await Task.sleep(for: timeout)
+            first.resume(nil)
+        }
+        timer.withLock { $0 = sleeper }
     }
-    return outcome.withLock { $0 }
+    timer.withLock { $0?.cancel() }
+    return result
+}
+
+/// Runs `body(index)` on `count` new threads released together; the results in index order, or `nil`
+/// when they had not all returned after `timeout` (a deadlock).
+func raceOnThreads<Value: Sendable>(
+    _ count: Int,
+    within timeout: Duration = .seconds(20),
+    _ body: @escaping @Sendable (Int) -> Value
+) async -> [Value]? {
+    await finishing(within: timeout) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[Value], Never>) in
+            let results = Lock<[Value?]>(Array(repeating: nil, count: count))
+            let remaining = Lock<Int>(count)
+            let start = StartLine(count)
+            for index in 0..<count {
+                let thread = Thread {
+                    start.arriveAndWait()
+                    let value = body(index)
+                    results.withLock { $0[index] = value }
+                    let last = remaining.withLock { remaining -> Bool in
+                        remaining -= 1
+                        return remaining == 0
+                    }
+                    if last { continuation.resume(returning: results.withLock { $0.map { $0! } }) }
+                }
+                thread.stackSize = 4 << 20
+                thread.start()
+            }
+        }
+    }
+}
+
+/// How one resolve of a stress or cycle test ended, comparable across threads.
+enum Outcome: Sendable, Hashable, CustomStringConvertible {
+    case instance(ObjectIdentifier)
+    case failed(ResolutionError.Code)
+    case other(String)
+
+    init(_ body: () throws -> AnyObject) {
+        do { self = .instance(ObjectIdentifier(try body())) } catch let error as ResolutionError {
+            self = .failed(error.code)
+        } catch {
+            self = .other("\(error)")
+        }
+    }
+
+    init(_ body: () async throws -> AnyObject) async {
+        do { self = .instance(ObjectIdentifier(try await body())) } catch let error as ResolutionError {
+            self = .failed(error.code)
+        } catch {
+            self = .other("\(error)")
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .instance: "an instance"
+        case .failed(let code): "\(code)"
+        case .other(let text): text
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Container {
     /// Registers a factory that takes runtime arguments, passed at each resolve.
     ///
@@ -35,6 +37,7 @@ extension Container {
             overridable: overridable,
             location: SourceLocation(fileID: fileID, line: line)
         )
+        ArgumentServices.insert(registration.key.type)
         try add(registration)
         return RegistrationHandle(container: self, registration: registration)
     }
@@ -94,24 +97,60 @@ extension Container {
         try resolve(type, name: name, arguments: argument)
     }
 
-    private func argumentMismatch(_ key: RegistrationKey, _ type: Any.Type, arguments: Any.Type) -> ResolutionError {
-        let given = String(describing: arguments)
+    /// The error for a lookup of `key` that found nothing, when the service is registered with other
+    /// runtime arguments (or none) here or in an ancestor: `argumentMismatch` saying what it takes, instead
+    /// of `notRegistered` and a suggestion to register it again. `nil` when no such registration exists.
+    ///
+    /// Costs one atomic load for the usual failed lookup, of a type never registered with arguments.
+    func argumentMismatchIfRegisteredOtherwise(_ key: RegistrationKey, _ type: Any.Type) -> ResolutionError? {
+        guard key.keyPath == 0, ArgumentServices.mayContain(key.type) else { return nil }
+        let error = argumentMismatch(key, type, arguments: nil)
+        return error.code == .argumentMismatch ? error : nil
+    }
+
+    private func argumentMismatch(_ key: RegistrationKey, _ type: Any.Type, arguments: Any.Type?) -> ResolutionError {
         let others = ancestry.flatMap { container in
-            container.registry.all.filter { $0.key.type == key.type && $0.key.name == key.name && $0.key != key }
+            container.registry.all.filter {
+                $0.key.type == key.type && $0.key.name == key.name && $0.key != key && $0.key.keyPath == 0
+            }
         }
-        guard let other = others.first else { return missing(key, type) }
+        guard let other = others.first else { return missing(key, type, checkingArguments: false) }
         let taking = other.argumentTypes.isEmpty
             ? "no arguments"
             : "arguments (" + other.argumentTypes.map { String(describing: $0) }.joined(separator: ", ") + ")"
+        let called = arguments.map { "with arguments of type \($0)" } ?? "without arguments"
+        let advice = other.argumentTypes.isEmpty
+            ? "Resolve it without arguments."
+            : "Pass arguments of those types, in that order, with resolve(_:\(other.argumentTypes.count == 1 ? "argument" : "arguments"):)."
         return ResolutionError(
             code: .argumentMismatch,
             requestedType: type,
             name: key.name,
             path: ResolutionStack.current.path + [PathElement(missing: type, name: key.name, in: self)],
             searchedContainers: ancestry.map(\.name),
-            detail: "It was called with arguments of type \(given), but the registration at \(other.location) "
-                + "takes \(taking). Pass arguments of those types, in that order.",
+            detail: "It was called \(called), but the registration at \(other.location) takes \(taking). \(advice)",
             context: LookupContext(container: self, key: key, type: type)
         )
+    }
+}
+
+/// The service types ever registered with runtime arguments, so that a failed lookup of any other type
+/// (the usual case) does not scan registrations to tell `notRegistered` from `argumentMismatch`.
+///
+/// Types are never removed: a type stays in the set after its registration is replaced, which only costs
+/// that type's failed lookups a scan. The set is bounded by the number of types in the program.
+enum ArgumentServices {
+    private static let count = Atomic<Int>(0)
+    private static let types = Lock<Set<ObjectIdentifier>>([])
+
+    static func insert(_ type: ObjectIdentifier) {
+        let inserted = types.withLock { $0.insert(type).inserted }
+        if inserted { count.add(1, ordering: .releasing) }
+    }
+
+    /// Whether `type` may have a registration with arguments somewhere.
+    static func mayContain(_ type: ObjectIdentifier) -> Bool {
+        if count.load(ordering: .acquiring) == 0 { return false }
+        return types.withLock { $0.contains(type) }
     }
 }

@@ -164,8 +164,16 @@ extension Container {
     }
 
     /// A factory's own error becomes `factoryFailed` at the step that threw; resolution errors pass through.
+    ///
+    /// A cycle stays a cycle even when it passes through code that wraps resolution errors in errors of its
+    /// own (a property wrapper's `InjectionError`): the loop, not the wrapping, is what the caller must fix.
     static func wrap(_ error: any Error, path: @autoclosure () -> [PathElement]) -> any Error {
         if error is ResolutionError { return error }
+        if let wrapped = (error as? any ResolutionErrorWrapper)?.resolutionError,
+            wrapped.code == .circularDependency
+        {
+            return wrapped
+        }
         return ResolutionError.factoryFailed(error, path: path())
     }
 
@@ -193,8 +201,10 @@ extension Container {
         )
     }
 
-    /// The `notRegistered` error for `key`, with what is needed to suggest close matches later.
-    func missing(_ key: RegistrationKey, _ type: Any.Type) -> ResolutionError {
+    /// The `notRegistered` error for `key`, with what is needed to suggest close matches later; or
+    /// `argumentMismatch` when the service is registered, but with runtime arguments.
+    func missing(_ key: RegistrationKey, _ type: Any.Type, checkingArguments: Bool = true) -> ResolutionError {
+        if checkingArguments, let mismatch = argumentMismatchIfRegisteredOtherwise(key, type) { return mismatch }
         let element = PathElement(missing: type, name: key.name, in: self)
         return ResolutionError(
             code: .notRegistered,

@@ -127,6 +127,7 @@ extension Container: Resolver {
         _ type: Service.Type = Service.self,
         name: String? = nil
     ) throws -> Service? {
+        if isClosed { throw closedError(type, name: name) }
         guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else { return nil }
         return try resolve(registration, from: owner, as: type)
     }
@@ -140,6 +141,7 @@ extension Container: Resolver {
     ///
     /// - Throws: `ResolutionError` when one of them cannot be built.
     public func resolveAll<Service>(_ type: Service.Type) throws -> [Service] {
+        if isClosed { throw closedError(type, name: nil) }
         let typeID = ObjectIdentifier(type)
         var seen = Set<RegistrationKey>()
         var services: [Service] = []

@@ -20,25 +20,25 @@ extension Container {
     /// Closes the container: closes its children first, then disposes every instance it holds, newest first;
     /// afterwards it refuses to resolve (`containerClosed`) and to register.
     ///
-    /// Closing twice does nothing more. The memory of a closed container's instances is released with the
-    /// container itself.
+    /// Closing twice does nothing more. The memory of the instances is released as soon as no resolve that
+    /// started before `close()` is still running.
     public func close() {
-        guard markClosed() else { return }
+        guard let registrations = markClosed() else { return }
         for child in children.reversed() { child.close() }
-        Self.dispose(values: releaseOwnInstances())
+        Self.dispose(values: releaseOwnInstances(of: registrations))
     }
 
     /// Marks this container closed, before its children are closed, so that a child made concurrently is
-    /// closed too; `false` when it already was.
-    package func markClosed() -> Bool {
+    /// closed too; returns the registrations it held, or `nil` when it already was closed.
+    package func markClosed() -> [Registration]? {
         registry.close()
     }
 
     /// Hands over the instances this closed container held, oldest first: those of its held slots, then
-    /// those its lifetimes kept elsewhere. Its children are the caller's business.
-    package func releaseOwnInstances() -> [Any] {
+    /// those the lifetimes of `registrations` kept elsewhere. Its children are the caller's business.
+    package func releaseOwnInstances(of registrations: [Registration]) -> [Any] {
         var values = Self.take(releaseAllHeld())
-        for registration in registry.all {
+        for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
                 values += lifetime.release(registration, in: self)
             }

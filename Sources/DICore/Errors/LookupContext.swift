@@ -1,81 +1,167 @@
 /// What a failed lookup remembers so that its error can suggest close matches when it is printed, and not
 /// before: a failed lookup must stay cheap for code that only checks the error's `code`.
+///
+/// The container is held weakly: an error must not keep a container (and everything it holds) alive. An
+/// error described after its container is gone lists no close matches.
 package final class LookupContext: Sendable {
-    let container: Container
+    weak let weakContainer: Container?
+    let containerName: String
     let key: RegistrationKey
     let type: Any.Type
 
     init(container: Container, key: RegistrationKey, type: Any.Type) {
-        self.container = container
+        self.weakContainer = container
+        self.containerName = container.name
         self.key = key
         self.type = type
     }
 
-    /// Registrations that were probably meant, nearest first.
-    func suggestions() -> [String] {
-        var found: [String] = []
+    /// A registration that was probably meant, with how far it is from the request.
+    struct Match {
+        /// Edit distance between the names (or the type names), the first ranking criterion.
+        let distance: Int
+        /// Breaks ties between kinds of match: another argument list, another name, a hidden container, a
+        /// related type.
+        let rank: Int
+        /// The sentence listed under "close matches".
+        let sentence: String
+        /// The way out when this match is the best one and likely enough to be what was meant; `nil`
+        /// keeps the default way out (register the service).
+        let fix: String?
+    }
+
+    /// Registrations that were probably meant, likeliest first.
+    func suggestions() -> [String] { matches().map(\.sentence) }
+
+    /// The way out, as one line of code: it follows the likeliest close match when there is one.
+    func fix(code: ResolutionError.Code) -> String? {
+        guard code == .notRegistered || code == .argumentMismatch else { return nil }
+        if let fix = matches().first?.fix { return fix }
+        let nameArgument = key.name.map { ", name: \"\($0)\"" } ?? ""
+        return "register it in \(containerName) or an ancestor: "
+            + "try container.register(\(type).self\(nameArgument)) { r in … }"
+    }
+
+    /// Every close match, likeliest first: smallest edit distance, then kind, then nearest container.
+    func matches() -> [Match] {
+        guard let container = weakContainer else { return [] }
+        var found: [Match] = []
         let typeName = String(describing: type)
         let visible = Set(container.ancestry.map(ObjectIdentifier.init))
+        var seen = Set<RegistrationKey>()
+        var sameTypeCount = 0
 
         for owner in container.ancestry {
-            for registration in owner.registry.all where registration.key != key {
+            for registration in owner.registry.all
+            where registration.key != key && registration.key.keyPath == 0 && seen.insert(registration.key).inserted {
                 let sameType = registration.key.type == key.type
-                if sameType && registration.key.keyPath != 0 { continue }
-                if sameType && registration.key.arguments != key.arguments
-                    && registration.key.name == key.name
-                {
-                    let taking = registration.argumentTypes.map { String(describing: $0) }.joined(separator: ", ")
-                    found.append(
-                        "\(registration.displayName) takes arguments (\(taking)) in \(owner.name) "
-                            + "(\(registration.location)): resolve it with resolve(_:arguments:)."
-                    )
+                if sameType && registration.key.arguments != key.arguments && registration.key.name == key.name {
+                    found.append(argumentMatch(registration, in: owner))
                 } else if sameType && registration.key.arguments == key.arguments {
-                    found.append(nameSuggestion(for: registration, in: owner))
-                } else if !sameType && Self.looksRelated(String(describing: registration.serviceType), to: typeName)
-                    && registration.key.name == key.name
+                    sameTypeCount += 1
+                    found.append(nameMatch(registration, in: owner))
+                } else if !sameType && registration.key.name == key.name && registration.key.arguments == nil
+                    && Self.looksRelated(String(describing: registration.serviceType), to: typeName)
                 {
-                    found.append(
-                        "\(registration.displayName) is registered in \(owner.name) (\(registration.location)); "
-                            + "if it conforms to \(typeName), expose it with .implements(\(typeName).self)."
-                    )
+                    let shown = registration.displayName
+                    found.append(Match(
+                        distance: 100 + Self.distance(String(describing: registration.serviceType), typeName),
+                        rank: 3,
+                        sentence: "\(shown) is registered in \(owner.name) (\(registration.location)); "
+                            + "if it conforms to \(typeName), expose it with .implements(\(typeName).self).",
+                        fix: "if \(shown) conforms to \(typeName), add .implements(\(typeName).self) to its "
+                            + "registration at \(registration.location)"
+                    ))
                 }
             }
         }
 
         for other in Self.allContainers(under: container.root) where !visible.contains(ObjectIdentifier(other)) {
-            if let registration = other.registry.registration(for: key) {
-                found.append(
-                    "\(registration.displayName) is registered in \(other.name) (\(registration.location)), "
-                        + "which \(container.name) cannot see (it is not \(container.name) or an ancestor). "
-                        + "Register it in a common ancestor."
-                )
-            }
+            guard let registration = other.registry.registration(for: key) else { continue }
+            let common = Self.commonAncestor(of: container, and: other)
+            found.append(Match(
+                distance: 1,
+                rank: 2,
+                sentence: "\(registration.displayName) is registered in \(other.name) (\(registration.location)), "
+                    + "which \(container.name) cannot see (it is not \(container.name) or an ancestor). "
+                    + "Register it in a common ancestor.",
+                fix: common.map {
+                    "move the registration at \(registration.location) from \(other.name) to \($0.name), which "
+                        + "\(container.name) and \(other.name) both see"
+                }
+            ))
         }
-        return found
+
+        // A name match drives the way out only when it is close, or the only registration of the type.
+        let ranked = found.enumerated().sorted { a, b in
+            (a.element.distance, a.element.rank, a.offset) < (b.element.distance, b.element.rank, b.offset)
+        }.map(\.element)
+        guard let best = ranked.first, best.rank == 1, sameTypeCount > 1,
+              best.distance > Self.closeDistance(for: key.name)
+        else { return ranked }
+        return [Match(distance: best.distance, rank: best.rank, sentence: best.sentence, fix: nil)]
+            + ranked.dropFirst()
     }
 
-    /// The way out, as one line of code.
-    func fix(code: ResolutionError.Code) -> String? {
-        guard code == .notRegistered else { return nil }
-        let nameArgument = key.name.map { ", name: \"\($0)\"" } ?? ""
-        return "register it in \(container.name) or an ancestor: "
-            + "try container.register(\(type).self\(nameArgument)) { r in … }"
+    /// How many edits a name may be away from the requested one to count as a typo of it.
+    static func closeDistance(for name: String?) -> Int {
+        max(2, (name?.count ?? 0) / 3)
     }
 
-    private func nameSuggestion(for registration: Registration, in owner: Container) -> String {
+    private func argumentMatch(_ registration: Registration, in owner: Container) -> Match {
+        let shown = registration.displayName
+        let call = "try container.resolve(\(type).self\(key.name.map { ", name: \"\($0)\"" } ?? "")"
+        guard !registration.argumentTypes.isEmpty else {
+            return Match(
+                distance: 0,
+                rank: 0,
+                sentence: "\(shown) is registered without runtime arguments in \(owner.name) "
+                    + "(\(registration.location)): resolve it without arguments.",
+                fix: "resolve it without arguments: \(call))"
+            )
+        }
+        let taking = registration.argumentTypes.map { String(describing: $0) }
+        let placeholders = taking.map { "<\($0)>" }.joined(separator: ", ")
+        let label = taking.count == 1 ? "argument" : "arguments"
+        return Match(
+            distance: 0,
+            rank: 0,
+            sentence: "\(shown) takes arguments (\(taking.joined(separator: ", "))) in \(owner.name) "
+                + "(\(registration.location)): pass \(taking.count == 1 ? "it" : "them") with "
+                + "resolve(_:\(label):).",
+            fix: "pass its \(label): \(call), \(label): \(placeholders))"
+        )
+    }
+
+    private func nameMatch(_ registration: Registration, in owner: Container) -> Match {
+        let shown = registration.displayName
+        let place = "in \(owner.name) (\(registration.location))"
         switch (registration.key.name, key.name) {
-        case (nil, _?):
-            return "\(registration.displayName) is registered without a name in \(owner.name) "
-                + "(\(registration.location)): resolve it without `name:`."
+        case (nil, let asked?):
+            return Match(
+                distance: asked.count,
+                rank: 1,
+                sentence: "\(shown) is registered without a name \(place): resolve it without `name:`.",
+                fix: "resolve it without a name: try container.resolve(\(type).self)"
+            )
         case (let other?, nil):
-            return "\(registration.displayName) is registered under the name \"\(other)\" in \(owner.name) "
-                + "(\(registration.location)): pass name: \"\(other)\"."
+            return Match(
+                distance: other.count,
+                rank: 1,
+                sentence: "\(shown) is registered under the name \"\(other)\" \(place): pass name: \"\(other)\".",
+                fix: "pass name: \"\(other)\": try container.resolve(\(type).self, name: \"\(other)\")"
+            )
         case (let other?, let asked?):
-            let hint = Self.distance(other, asked) <= 2 ? " Did you mean \"\(other)\"?" : ""
-            return "\(registration.displayName) is registered in \(owner.name) (\(registration.location))."
-                + hint
+            let distance = Self.distance(other, asked)
+            let isTypo = distance <= Self.closeDistance(for: asked)
+            return Match(
+                distance: distance,
+                rank: 1,
+                sentence: "\(shown) is registered \(place)." + (isTypo ? " Did you mean \"\(other)\"?" : ""),
+                fix: isTypo ? "pass name: \"\(other)\": try container.resolve(\(type).self, name: \"\(other)\")" : nil
+            )
         case (nil, nil):
-            return "\(registration.displayName) is registered in \(owner.name) (\(registration.location))."
+            return Match(distance: 0, rank: 1, sentence: "\(shown) is registered \(place).", fix: nil)
         }
     }
 
@@ -96,16 +182,31 @@ package final class LookupContext: Sendable {
         return result
     }
 
-    /// Levenshtein distance, for "did you mean" on names.
+    /// The nearest container that both `a` and `b` see.
+    static func commonAncestor(of a: Container, and b: Container) -> Container? {
+        let ancestors = Set(a.ancestry.map(ObjectIdentifier.init))
+        return b.ancestry.first { ancestors.contains(ObjectIdentifier($0)) }
+    }
+
+    /// Edit distance counting an insertion, a deletion, a substitution or a swap of two neighbours as one
+    /// edit (optimal string alignment), so `primray` is one edit from `primary`.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var best = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    best = min(best, beforePrevious[j - 2] + 1)
+                }
+                current[j] = best
             }
-            previous = current
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[b.count]
     }

@@ -5,8 +5,12 @@ public struct PathElement: Sendable, CustomStringConvertible {
     public let type: Any.Type
     /// The registration name, `nil` for an unnamed registration.
     public let name: String?
-    /// The container whose registration built it, or that was asked when nothing was found.
+    /// The container that built it (whose resolver its factory received), or that was asked when nothing
+    /// was found.
     public let container: String?
+    /// The container the registration was made in, when it is known; it differs from ``container`` for a
+    /// `.transient` or `.scoped` service registered in an ancestor of the container that built it.
+    public let registeredIn: String?
     /// Where the registration was made, `nil` when nothing was found.
     public let location: SourceLocation?
     /// The lifetime of the registration.
@@ -20,23 +24,46 @@ public struct PathElement: Sendable, CustomStringConvertible {
         type = requested
         name = registration.key.name
         self.container = container?.name
+        registeredIn = container.flatMap { Self.owner(of: registration, seenFrom: $0) }?.name
         location = registration.location
         scope = registration.scope.name
         keyPathName = registration.keyPathName
         self.onAnotherThread = onAnotherThread
     }
 
-    /// The same step, placed in `container` (the name of the container it is built in).
-    func placed(in container: String?) -> PathElement {
-        PathElement(type: type, name: name, container: container, location: location, scope: scope,
-                    onAnotherThread: onAnotherThread, keyPathName: keyPathName)
+    /// The container among `container` and its ancestors that holds `registration`; `nil` when none does
+    /// (it was replaced since, or a lifetime built it in a container above the one that registered it).
+    /// Only errors build path elements, so this walk never runs on a successful resolve.
+    private static func owner(of registration: Registration, seenFrom container: Container) -> Container? {
+        var current: Container? = container
+        while let candidate = current {
+            if candidate.registry.registration(for: registration.key) === registration { return candidate }
+            current = candidate.parent
+        }
+        return nil
     }
 
-    private init(type: Any.Type, name: String?, container: String?, location: SourceLocation?, scope: String?,
-                 onAnotherThread: Bool, keyPathName: String?) {
+    /// Where the row of this step says it is: `in app`, or `built in checkout, registered in app` when the
+    /// container that built it is not the one it was registered in.
+    var place: String {
+        if onAnotherThread { return "on another thread" }
+        let built = container ?? "?"
+        guard let registeredIn, registeredIn != built else { return "in \(built)" }
+        return "built in \(built), registered in \(registeredIn)"
+    }
+
+    /// The same step, placed in `container` (the name of the container it is built in).
+    func placed(in container: String?) -> PathElement {
+        PathElement(type: type, name: name, container: container, registeredIn: registeredIn, location: location,
+                    scope: scope, onAnotherThread: onAnotherThread, keyPathName: keyPathName)
+    }
+
+    private init(type: Any.Type, name: String?, container: String?, registeredIn: String?, location: SourceLocation?,
+                 scope: String?, onAnotherThread: Bool, keyPathName: String?) {
         self.type = type
         self.name = name
         self.container = container
+        self.registeredIn = registeredIn
         self.location = location
         self.scope = scope
         self.onAnotherThread = onAnotherThread
@@ -47,6 +74,7 @@ public struct PathElement: Sendable, CustomStringConvertible {
         self.type = type
         self.name = name
         self.container = container.name
+        registeredIn = nil
         location = nil
         scope = nil
         keyPathName = nil

@@ -5,13 +5,18 @@
 /// ```text
 /// ResolutionError.notRegistered: Cannot resolve Logger "primary": nothing is registered under that key.
 ///   path:      ViewModel → Database → Logger "primary"
-///     ViewModel          transient  in checkout  App/Features.swift:14
-///     Database           singleton  in app       App/Setup.swift:9
+///     ViewModel          transient  built in checkout, registered in app  App/Features.swift:14
+///     Database           singleton  in app                                App/Setup.swift:9
 ///     Logger "primary"   not found
 ///   searched:  checkout → app
 ///   close matches:
 ///     - Logger is registered without a name in app (App/Setup.swift:7): resolve it without `name:`.
+///   fix:       register it in app or an ancestor: try container.register(Logger.self, name: "primary") { r in … }
 /// ```
+///
+/// Close matches are ranked, likeliest first (the smallest edit distance between names first), and the
+/// `fix:` line follows the first one when it is likely enough: `resolve(Database.self, name: "primray")`
+/// suggests `pass name: "primary"`, not registering the misspelled name.
 ///
 /// Building the text is left to `description`, so a failed lookup stays cheap for code that only checks
 /// `code`.
@@ -97,7 +102,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .notRegistered: headline = "Cannot resolve \(service): nothing is registered under that key."
         case .circularDependency: headline = "Cannot resolve \(service): it depends on itself: \(path.arrowed)."
         case .typeMismatch: headline = "Cannot resolve \(service): the instance has the wrong type."
-        case .argumentMismatch: headline = "Cannot resolve \(service): no registration takes these arguments."
+        case .argumentMismatch:
+            headline = "Cannot resolve \(service): it is registered, but with other runtime arguments than these."
         case .asyncResolutionRequired:
             headline = "Cannot resolve \(service) synchronously: its factory is async; use resolveAsync."
         case .factoryFailed:
@@ -121,7 +127,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             lines.append("  path:      \(path.arrowed)")
         }
         let width = path.map { $0.description.count }.max() ?? 0
-        let places = path.map { $0.onAnotherThread ? "on another thread" : "in \($0.container ?? "?")" }
+        let places = path.map(\.place)
         let placeWidth = places.map(\.count).max() ?? 0
         let scopeWidth = path.map { ($0.scope ?? "").count }.max() ?? 0
         for (step, place) in zip(path, places) {

@@ -165,6 +165,7 @@ extension PathElement {
         self.type = type
         self.name = nil
         self.container = container.name
+        registeredIn = nil
         location = nil
         scope = nil
         keyPathName = name

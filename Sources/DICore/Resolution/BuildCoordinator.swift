@@ -64,7 +64,7 @@ final class BuildCoordinator: Sendable {
         let chain = resolution.chain
         let id = ObjectIdentifier(slot)
         var queued: Int?
-        return try state.withLock(waitingUntil: { state throws(ResolutionError) -> Claim? in
+        return try state.withLockAwaiting({ state throws(ResolutionError) -> Claim? in
             if let wait = queued {
                 // Still recorded: the build we wait for has not finished; sleep on.
                 if state.waits[wait] != nil { return nil }

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A value guarded by a platform mutex, with a condition to wait on; the API of `Synchronization.Mutex`
-/// plus `withLock(waitingUntil:)` and `broadcast()`.
+/// plus `withLockAwaiting(_:)` and `broadcast()`.
 ///
 /// DIToolkit uses this rather than `Mutex` because on Linux `Mutex` waits on a futex inside the standard
 /// library, where ThreadSanitizer cannot see it, so every `swift test --sanitize=thread` run would report
@@ -76,8 +76,8 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access until it returns a result: while it returns `nil`, gives the lock
     /// up, sleeps until another thread calls `broadcast()`, and runs it again.
-    package func withLock<Result, E: Error>(
-        waitingUntil body: (inout sending State) throws(E) -> sending Result?
+    package func withLockAwaiting<Result, E: Error>(
+        _ body: (inout sending State) throws(E) -> sending Result?
     ) throws(E) -> sending Result {
         lock()
         defer { unlock() }
@@ -89,7 +89,7 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
         }
     }
 
-    /// Wakes every thread sleeping in `withLock(waitingUntil:)`, which then run their `body` again. Change
+    /// Wakes every thread sleeping in `withLockAwaiting(_:)`, which then run their `body` again. Change
     /// the state they wait for under the lock first, so that no wake-up is lost.
     package func broadcast() {
         Self.check(pthread_cond_broadcast(&primitives.pointee.condition), "pthread_cond_broadcast")

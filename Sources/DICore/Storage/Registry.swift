@@ -36,15 +36,14 @@ package final class Registry: Sendable {
         var waiting: [(tables: [RegistrationTable], readers: TableReclamation.Readers)] = []
         /// The registrations the retired and waiting tables hold, counted with repeats.
         var retiredRegistrations = 0
-        /// How many retired registrations trigger the next attempt to free retired tables.
-        var reclaimAt = Registry.minimumReclaim
+        /// How many retired registrations trigger the next attempt to free retired tables: none while no
+        /// reader held any back, so that a replaced singleton is freed as soon as it can be.
+        var reclaimAt = 0
         /// Tables freed under the lock, released once it is given up (their registrations' instances may
         /// run `deinit`s that call back into the container).
         var freed: [RegistrationTable] = []
     }
 
-    /// Below this many retired registrations, tables are not worth a process-wide barrier.
-    static let minimumReclaim = 64
 
     package init() {
         let table = RegistrationTable([])
@@ -173,15 +172,20 @@ package final class Registry: Sendable {
         state.withLock { state in state.table.registrations + state.pending.inOrder }
     }
 
-    /// Publishes a table that refuses resolution; the container is closed for good. Returns `false` when it
-    /// already was.
-    @discardableResult
-    package func close() -> Bool {
+    /// Publishes an empty table that refuses resolution; the container is closed for good. Returns the
+    /// registrations it held (their lifetimes release what they kept), or `nil` when it already was closed.
+    ///
+    /// The closed table holds no registrations, so once no reader is inside the old table, the
+    /// registrations and the instances only they kept (the `.singleton` ones) are freed with it.
+    package func close() -> [Registration]? {
         defer { releaseFreed() }
-        return state.withLock { state in
-            guard !state.table.isClosed else { return false }
+        return state.withLock { state -> [Registration]? in
+            guard !state.table.isClosed else { return nil }
+            let registrations = state.table.registrations + state.pending.inOrder
+            state.pending.removeAll()
+            state.pendingReplacesPublished = false
             publish(&state, closing: true)
-            return true
+            return registrations
         }
     }
 
@@ -206,7 +210,7 @@ package final class Registry: Sendable {
         closing: Bool = false,
         observing: Bool = false
     ) {
-        var merged = state.table.registrations
+        var merged = closing ? [] : state.table.registrations
         if !state.pending.isEmpty {
             if state.pendingReplacesPublished { merged.removeAll { state.pending[$0.key] != nil } }
             merged += state.pending.inOrder
@@ -230,7 +234,7 @@ package final class Registry: Sendable {
     private func retire(_ table: RegistrationTable, _ state: inout State) {
         state.retired.append(table)
         state.retiredRegistrations += table.count
-        guard state.retiredRegistrations >= max(state.reclaimAt, state.table.count) else { return }
+        guard state.retiredRegistrations >= state.reclaimAt else { return }
         // Readers inside a section now may still see the tables retired so far; later ones cannot.
         state.waiting.append((state.retired, TableReclamation.activeReaders()))
         state.retired = []
@@ -242,9 +246,9 @@ package final class Registry: Sendable {
         state.retiredRegistrations = state.waiting.reduce(0) { total, group in
             group.tables.reduce(total) { $0 + $1.count }
         }
-        // A reader that stays inside a factory keeps what it sees; do not run a barrier on every publish
-        // meanwhile.
-        state.reclaimAt = max(Self.minimumReclaim, state.retiredRegistrations * 2)
+        // A reader that stays inside a factory keeps what it sees; meanwhile, wait until the retired tables
+        // hold twice what they hold now (and at least the live table) before the next barrier.
+        state.reclaimAt = state.waiting.isEmpty ? 0 : max(state.table.count, state.retiredRegistrations * 2)
     }
 
     /// Releases the tables freed under the lock, now that it is given up.
