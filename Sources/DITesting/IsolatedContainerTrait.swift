@@ -27,8 +27,8 @@ import Testing
 /// test case share one test container, configured outermost first (the suite's, then the test's), so a
 /// test's override wins over its suite's. The suite's `init()` runs inside the test container too.
 ///
-/// Strict mode (``isolatedContainer(strict:)``) records a test failure for every service of the base graph
-/// the test resolves without overriding it or allowing it with ``allowLive(_:name:)``.
+/// Strict mode (`isolatedContainer(strict:)`) records a test failure for every service of the base graph
+/// the test resolves without overriding it or allowing it with `allowLive(_:name:)`.
 public struct IsolatedContainerTrait: TestTrait, SuiteTrait, TestScoping {
     var strict = false
     var allowed: [LiveService] = []
@@ -88,7 +88,7 @@ extension Trait where Self == IsolatedContainerTrait {
     ///
     /// The failure names the service, where it was registered, the test and the resolution path; the live
     /// instance is still returned so that the test runs on and shows every such service. Each service is
-    /// reported once per test case. Allow the ones the test may use with ``allowLive(_:name:)``.
+    /// reported once per test case. Allow the ones the test may use with `allowLive(_:name:)`.
     ///
     /// ```swift
     /// @Suite(.isolatedContainer(strict: true), .allowLive(Logger.self))

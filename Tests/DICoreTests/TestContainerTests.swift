@@ -167,6 +167,14 @@ private final class Tracked: Disposable, Sendable {
         #expect(log.entries == ["Database", "Logger"])
     }
 
+    @Test func aMissingServiceNamesTheBaseChainAsSearched() throws {
+        let app = Container(name: "app")
+        let feature = app.child(name: "feature")
+        let test = Container.makeTestContainer(from: feature, name: "test")
+        let error = try #require(throws: ResolutionError.self) { try test.child(name: "screen").resolve(Formatter.self) }
+        #expect(error.searchedContainers == ["screen", "test", "feature", "app"])
+    }
+
     @Test func theContextIsTestOnlyInsideTestContainers() throws {
         let app = Container(name: "app")
         let test = Container.makeTestContainer(from: app, name: "test")

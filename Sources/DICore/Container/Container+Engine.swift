@@ -180,7 +180,7 @@ extension Container {
             requestedType: type,
             name: key.name,
             path: ResolutionStack.current.path + [element],
-            searchedContainers: ancestry.map(\.name),
+            searchedContainers: registrationSources.map(\.container.name),
             context: LookupContext(container: self, key: key, type: type)
         )
     }

@@ -53,7 +53,7 @@ extension Container {
     }
 
     /// The context of the container code runs against right now: inside a factory, the container its
-    /// dependencies come from; elsewhere ``current``.
+    /// dependencies come from; elsewhere ``Container/current``.
     ///
     /// ```swift
     /// try app.register(Clock.self, scope: .singleton) { _ in
