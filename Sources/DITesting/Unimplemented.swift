@@ -51,7 +51,8 @@ public func unimplemented<each Argument>(
     line: Int = #line,
     column: Int = #column
 ) -> @Sendable (repeat each Argument) -> Void {
-    let stub = Unimplemented(name: name, location: .init(fileID: fileID, filePath: filePath, line: line, column: column))
+    let location = Testing.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let stub = Unimplemented(name: name, location: location)
     return { (argument: repeat each Argument) in
         stub.fail(call: Unimplemented.describe(repeat each argument))
     }
@@ -80,7 +81,8 @@ public func unimplemented<each Argument, Output: Sendable>(
     line: Int = #line,
     column: Int = #column
 ) -> @Sendable (repeat each Argument) -> Output {
-    let stub = Unimplemented(name: name, location: .init(fileID: fileID, filePath: filePath, line: line, column: column))
+    let location = Testing.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let stub = Unimplemented(name: name, location: location)
     return { (argument: repeat each Argument) in
         stub.fail(call: Unimplemented.describe(repeat each argument))
         return placeholder

@@ -171,7 +171,8 @@ private final class Tracked: Disposable, Sendable {
         let app = Container(name: "app")
         let feature = app.child(name: "feature")
         let test = Container.makeTestContainer(from: feature, name: "test")
-        let error = try #require(throws: ResolutionError.self) { try test.child(name: "screen").resolve(Formatter.self) }
+        let screen = test.child(name: "screen")
+        let error = try #require(throws: ResolutionError.self) { try screen.resolve(Formatter.self) }
         #expect(error.searchedContainers == ["screen", "test", "feature", "app"])
     }
 

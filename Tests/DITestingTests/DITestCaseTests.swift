@@ -5,7 +5,8 @@ import XCTest
 /// XCTest: every method in its own test container. Each method checks that nothing another method
 /// registered is visible, then registers it itself, so whichever runs second proves the isolation.
 final class DITestCaseTests: DITestCase {
-    private static let teardownRan = Log()
+    /// What the teardown block of this method saw; `tearDown()`, which XCTest runs after the blocks, checks it.
+    private let teardownLog = Log()
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -37,7 +38,9 @@ final class DITestCaseTests: DITestCase {
     func testTeardownBlocksRunInTheTestContainer() throws {
         let container = Container.current
         try container.register(String.self, name: "method") { _ in "teardown" }
+        let log = teardownLog
         addTeardownBlock {
+            log.append(Container.current === container ? "block in the test container" : "block elsewhere")
             XCTAssertTrue(Container.current === container)
             XCTAssertFalse(container.isClosed)
             XCTAssertEqual(try? Container.current.resolve(String.self, name: "method"), "teardown")
@@ -54,6 +57,9 @@ final class DITestCaseTests: DITestCase {
 
     override func tearDown() {
         XCTAssertEqual(try? Container.current.resolve(String.self, name: "setUp"), "from setUp")
+        if name.contains("testTeardownBlocksRunInTheTestContainer") {
+            XCTAssertEqual(teardownLog.entries, ["block in the test container"])
+        }
         super.tearDown()
     }
 }

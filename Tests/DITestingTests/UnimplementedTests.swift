@@ -17,7 +17,10 @@ import Testing
     }
 
     @Test func aClosurePlaceholderRecordsEachCallWithItsArguments() {
-        let analytics = Analytics(track: unimplemented("Analytics.track"), count: unimplemented("Analytics.count", placeholder: 0))
+        let analytics = Analytics(
+            track: unimplemented("Analytics.track"),
+            count: unimplemented("Analytics.count", placeholder: 0)
+        )
         withKnownIssue {
             analytics.track("checkout")
         } matching: { issue in
@@ -32,7 +35,10 @@ import Testing
     }
 
     @Test func anUnusedPlaceholderRecordsNothing() {
-        let analytics = Analytics(track: unimplemented("Analytics.track"), count: unimplemented("Analytics.count", placeholder: 0))
+        let analytics = Analytics(
+            track: unimplemented("Analytics.track"),
+            count: unimplemented("Analytics.count", placeholder: 0)
+        )
         _ = analytics
     }
 }
