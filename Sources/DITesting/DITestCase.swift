@@ -29,6 +29,34 @@ open class DITestCase: XCTestCase {
     /// ```
     open var baseContainer: Container { Container.current }
 
+    /// Whether each test method's container is strict: resolving a service of the base graph that the
+    /// method neither registered itself nor allowed with ``allowLive(_:name:)`` fails the test (with
+    /// `XCTFail`), and still returns the live instance. `false` unless a subclass overrides it.
+    ///
+    /// ```swift
+    /// final class PaymentTests: DITestCase {
+    ///     override var isStrict: Bool { true }
+    /// }
+    /// ```
+    open var isStrict: Bool { false }
+
+    /// Lets the running test method resolve the base graph's registration of `type` under `name` live, in a
+    /// strict test case; call it in `setUp` or in the method.
+    ///
+    /// ```swift
+    /// override func setUp() {
+    ///     super.setUp()
+    ///     allowLive(Logger.self)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The service the method may use live.
+    ///   - name: The registration name, `nil` for the unnamed registration.
+    public func allowLive<Service>(_ type: Service.Type, name: String? = nil) {
+        TestScope.current?.allow([LiveService(type, name: name)])
+    }
+
     /// Runs the test method (with its set-up and tear-down) inside a new test container.
     ///
     /// ```swift
@@ -40,8 +68,11 @@ open class DITestCase: XCTestCase {
     open override func invokeTest() {
         let scope = TestScope(base: baseContainer, testName: name)
         defer { scope.end() }
-        withContainer(scope.container) {
-            super.invokeTest()
+        if isStrict { scope.makeStrict() }
+        TestScope.$current.withValue(scope) {
+            withContainer(scope.container) {
+                super.invokeTest()
+            }
         }
     }
 }

@@ -177,4 +177,18 @@ extension Trait where Self == IsolatedContainerTrait {
     public static func allowLive<Service>(_ type: Service.Type, name: String? = nil) -> Self {
         IsolatedContainerTrait(allowed: [LiveService(type, name: name)])
     }
+
+    /// Isolates each test case and lets a strict test resolve the base graph's registration of a key of the
+    /// keypath registry (or the key's default) without a failure.
+    ///
+    /// ```swift
+    /// @Test(.isolatedContainer(strict: true), .allowLive(\.clock))
+    /// func schedules() throws { … }
+    /// ```
+    ///
+    /// - Parameter key: The key path of the key: `\.clock`.
+    /// - Returns: The trait.
+    public static func allowLive<Service>(_ key: ServiceKeyPath<Service>) -> Self {
+        IsolatedContainerTrait(allowed: [LiveService(key)])
+    }
 }

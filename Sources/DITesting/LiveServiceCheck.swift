@@ -11,10 +11,10 @@ struct LiveServiceCheck: ResolutionBehavior {
         // Only the base's registrations are live: the test container resolves them as its own, and they are
         // not in its own registry. What a child of the test container registers belongs to the test.
         guard info.container == test.name, !Self.isOwn(info, of: test) else { return }
-        let service = LiveService(info.serviceType, name: info.name)
-        guard scope.shouldReport(service, displayName: info.displayName) else { return }
+        guard scope.shouldReport(info) else { return }
         let path = Container.activeResolutionPath.map(\.description) + [info.displayName]
-        let allow = info.name.map { ".allowLive(\(info.serviceType).self, name: \"\($0)\")" }
+        let allow = info.displayName.hasPrefix("\\.") ? ".allowLive(\(info.displayName))"
+            : info.name.map { ".allowLive(\(info.serviceType).self, name: \"\($0)\")" }
             ?? ".allowLive(\(info.serviceType).self)"
         scope.fail(
             "Strict test \(scope.testName) resolved the live \(info.displayName), registered at \(info.location), "

@@ -78,10 +78,11 @@ final class TestScope: Sendable {
 
     var isStrict: Bool { state.withLock { $0.isStrict } }
 
-    /// Whether `service` may be resolved live; `false` the first time only, so each is reported once.
-    func shouldReport(_ service: LiveService, displayName: String) -> Bool {
+    /// Whether resolving `info` live must be reported: in strict mode, not allowed, and the first time only.
+    func shouldReport(_ info: RegistrationInfo) -> Bool {
         state.withLock { state in
-            state.isStrict && !state.allowed.contains(service) && state.reported.insert(displayName).inserted
+            state.isStrict && !state.allowed.contains { $0.allows(info) }
+                && state.reported.insert(info.displayName).inserted
         }
     }
 

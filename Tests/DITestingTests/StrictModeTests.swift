@@ -36,6 +36,21 @@ import Testing
         #expect(try Container.current.resolve((any Clock).self).now == 1_000)
     }
 
+    @Test(.allowLive(\.clock))
+    func anAllowedKeyPathIsNotReported() throws {
+        _ = try Container.shared.resolve(\.clock)
+        #expect(try Container.current.resolve(\.clock).now == 1_000)
+    }
+
+    @Test func aKeyPathIsReportedWithItsAllowance() throws {
+        _ = try Container.shared.resolve(\.clock)   // the default is installed in the base, as an app would
+        try withKnownIssue {
+            _ = try Container.current.resolve(\.clock)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(".allowLive(\\.clock)")
+        }
+    }
+
     @Test(.allowLive(Greeter.self), .override(Marker.self) { _ in Marker(value: 3) })
     func anAllowedAppSingletonGetsTheOverride() throws {
         try App.install()
