@@ -60,6 +60,21 @@ let package = Package(
             ]
         ),
 
+        // DIToolkit: test containers (DITesting), made per test over a large app graph.
+        .executableTarget(
+            name: "TestingBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DITesting", package: "DIToolkit"),
+            ],
+            path: "Benchmarks/Testing",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+
         // Contender: Swinject 2.10.
         .executableTarget(
             name: "SwinjectBenchmarks",

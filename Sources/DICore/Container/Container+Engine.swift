@@ -5,6 +5,10 @@ extension Container {
         var current: Container? = self
         while let container = current {
             if let registration = container.registry.registration(for: key) { return (registration, container) }
+            // A test container treats what its base chain registers as its own registrations.
+            if let base = container.testing?.base, let (registration, _) = base.lookup(key) {
+                return (registration, container)
+            }
             current = container.parent
         }
         return nil
@@ -133,6 +137,10 @@ extension Container {
             return .build(dependencies: self)
         case .singleton:
             guard let slot = registration.singleton else { return .build(dependencies: owner) }
+            // A registration's own slot is its registering container's instance; a test container keeps its own.
+            if owner.testing != nil {
+                return .slot(owner.testSlot(for: registration), holder: owner, dependencies: owner)
+            }
             return .slot(slot, holder: owner, dependencies: owner)
         case .lifetime(let lifetime):
             return try lifetime.placement(
@@ -178,7 +186,8 @@ extension Container {
     }
 
     func closedError(_ type: Any.Type, name: String?) -> ResolutionError {
-        ResolutionError(
+        reportResolvedAfterTest(type, name: name)
+        return ResolutionError(
             code: .containerClosed,
             requestedType: type,
             name: name,
@@ -211,7 +220,7 @@ extension Container {
             requestedType: type,
             name: key.name,
             path: ResolutionStack.current.path + [element],
-            searchedContainers: ancestry.map(\.name),
+            searchedContainers: registrationSources.map(\.container.name),
             context: LookupContext(container: self, key: key, type: type)
         )
     }

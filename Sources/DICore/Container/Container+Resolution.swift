@@ -145,12 +145,12 @@ extension Container: Resolver {
         let typeID = ObjectIdentifier(type)
         var seen = Set<RegistrationKey>()
         var services: [Service] = []
-        for container in ancestry {
+        for (container, owner) in registrationSources {
             for registration in container.registry.all
             where registration.key.type == typeID && registration.key.arguments == nil
                 && registration.key.keyPath == 0 && seen.insert(registration.key).inserted
             {
-                services.append(try resolve(registration, from: container, as: type))
+                services.append(try resolve(registration, from: owner, as: type))
             }
         }
         return services

@@ -26,6 +26,8 @@ public final class Container: Sendable {
     public let parent: Container?
     /// Tags that `.matching(_:)` lifetimes look for.
     public let tags: Set<String>
+    /// Set only on a test container: the base whose graph it resolves as its own (`makeTestContainer`).
+    package let testing: TestContainerLink?
 
     @usableFromInline package let registry = Registry()
     private let childList = Lock<[WeakContainer]>([])
@@ -44,12 +46,22 @@ public final class Container: Sendable {
         self.name = name
         self.parent = nil
         self.tags = tags
+        self.testing = nil
     }
 
     private init(name: String, tags: Set<String>, parent: Container) {
         self.name = name
         self.tags = tags
         self.parent = parent
+        self.testing = nil
+    }
+
+    /// A test container: a root that resolves `link.base`'s graph as if it were registered here.
+    package init(name: String, tags: Set<String>, testing link: TestContainerLink) {
+        self.name = name
+        self.tags = tags
+        self.parent = nil
+        self.testing = link
     }
 
     /// Creates a child that resolves through this container and can shadow any of its registrations.

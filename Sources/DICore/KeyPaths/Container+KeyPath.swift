@@ -21,7 +21,7 @@ extension Container {
         let id = KeyPathInterner.shared.id(for: key)
         let registrationKey = RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id)
         if let (registration, owner) = lookup(registrationKey) {
-            if registration.shortcut == .singleton, !registry.needsSlowPath,
+            if registration.shortcut == .singleton, !registry.needsSlowPath, owner.testing == nil,
                 let value = Self.built(registration, as: Service.self)
             {
                 return value

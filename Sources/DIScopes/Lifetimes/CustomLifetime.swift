@@ -26,7 +26,15 @@ final class CustomLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        .provided(by: CustomProvider(lifetime: self, container: registeredIn), dependencies: registeredIn)
+        // The storage keys instances by registration, so a test container resolving its base's registration
+        // would be handed the base's instance: it keeps its own in a slot instead, and never touches the storage.
+        if registeredIn.testing != nil, registeredIn.registry.registration(for: registration.key) !== registration {
+            let slot = registeredIn.slots.slot(for: registration) {
+                InstanceSlot(retention: .strong, lockFreeReads: false)
+            }
+            return .slot(slot, holder: registeredIn, dependencies: registeredIn)
+        }
+        return .provided(by: CustomProvider(lifetime: self, container: registeredIn), dependencies: registeredIn)
     }
 
     func release(_ registration: Registration, in container: Container) -> [Any] {

@@ -1,0 +1,222 @@
+import DICore
+import Testing
+
+/// Logs its disposal, for checking who disposes what, and in which order.
+private final class Tracked: Disposable, Sendable {
+    let label: String
+    let log: Log
+
+    init(_ label: String, log: Log) {
+        self.label = label
+        self.log = log
+    }
+
+    func dispose() { log.append("dispose \(label)") }
+}
+
+/// The engine's test containers: a private copy of a base graph, made without copying registrations.
+@Suite struct TestContainerTests {
+    /// An app whose singleton `Database` depends on a transient `Logger`.
+    private func makeApp() throws -> Container {
+        let app = Container(name: "app")
+        try app.register((any Logger).self) { _ in ConsoleLogger(label: "live") }
+        try app.register(Database.self, scope: .singleton) { r in Database(logger: try r.resolve((any Logger).self)) }
+        return app
+    }
+
+    @Test func resolvesWhatTheBaseRegistersAndWhatItRegistersLater() throws {
+        let app = try makeApp()
+        let test = Container.makeTestContainer(from: app, name: "test")
+        #expect(try test.resolve((any Logger).self).label == "live")
+        try app.register(Repository.self) { r in Repository(database: try r.resolve(Database.self)) }
+        #expect(test.isRegistered(Repository.self))
+        _ = try test.resolve(Repository.self)
+    }
+
+    @Test func buildsItsOwnSingletonAndLeavesTheBaseInstanceAlone() throws {
+        let app = try makeApp()
+        let before = try app.resolve(Database.self)
+        let test = Container.makeTestContainer(from: app, name: "test")
+        let own = try test.resolve(Database.self)
+        #expect(own !== before)
+        #expect(try test.resolve(Database.self) === own)
+        #expect(try app.resolve(Database.self) === before)
+        let other = Container.makeTestContainer(from: app, name: "other")
+        #expect(try other.resolve(Database.self) !== own)
+    }
+
+    @Test func aTestBuildsNoInstanceForTheBase() throws {
+        let app = try makeApp()
+        let test = Container.makeTestContainer(from: app, name: "test")
+        let own = try test.resolve(Database.self)
+        #expect(try app.resolve(Database.self) !== own)
+    }
+
+    @Test func overridesReachTheDependenciesOfTheBaseSingletons() throws {
+        let app = try makeApp()
+        let test = Container.makeTestContainer(from: app, name: "test")
+        try test.register((any Logger).self) { _ in ConsoleLogger(label: "fake") }
+        #expect(try test.resolve(Database.self).logger.label == "fake")
+        #expect(try app.resolve(Database.self).logger.label == "live")
+        #expect(try app.resolve((any Logger).self).label == "live")
+    }
+
+    @Test func resolvesThroughTheBaseAncestors() throws {
+        let root = Container(name: "root")
+        try root.register(Database.self, scope: .singleton) { r in Database(logger: try r.resolve((any Logger).self)) }
+        try root.register((any Logger).self) { _ in ConsoleLogger(label: "root") }
+        let feature = root.child(name: "feature")
+        try feature.register((any Logger).self) { _ in ConsoleLogger(label: "feature") }
+        let test = Container.makeTestContainer(from: feature, name: "test")
+        // Treated as registered in the test container: dependencies come from the test container, which
+        // sees the feature's logger first.
+        #expect(try test.resolve(Database.self).logger.label == "feature")
+        #expect(try root.resolve(Database.self).logger.label == "root")
+    }
+
+    @Test func childrenOfATestContainerKeepTheNormalRules() throws {
+        let app = try makeApp()
+        let test = Container.makeTestContainer(from: app, name: "test")
+        let screen = test.child(name: "screen")
+        try screen.register((any Logger).self) { _ in ConsoleLogger(label: "screen") }
+        // The singleton belongs to the test container: a child's override does not reach it.
+        let database = try screen.resolve(Database.self)
+        #expect(database.logger.label == "live")
+        #expect(try test.resolve(Database.self) === database)
+        #expect(try screen.resolve((any Logger).self).label == "screen")
+        #expect(screen.context == .test)
+    }
+
+    @Test func closingDisposesItsOwnInstancesNewestFirstAndNothingOfTheBase() throws {
+        let log = Log()
+        let app = Container(name: "app")
+        try app.register(Tracked.self, name: "first", scope: .singleton) { _ in Tracked("first", log: log) }
+        try app.register(Tracked.self, name: "second", scope: .singleton) { _ in Tracked("second", log: log) }
+        _ = try app.resolve(Tracked.self, name: "first")
+        let test = Container.makeTestContainer(from: app, name: "test")
+        _ = try test.resolve(Tracked.self, name: "first")
+        _ = try test.resolve(Tracked.self, name: "second")
+        test.close()
+        #expect(log.entries == ["dispose second", "dispose first"])
+        #expect(!app.isClosed)
+        _ = try app.resolve(Tracked.self, name: "first")
+        #expect(log.entries.count == 2)
+    }
+
+    @Test func makingOneCopiesNoRegistration() throws {
+        let app = Container(name: "app")
+        for index in 0..<1_000 {
+            try app.register(Int.self, name: "n\(index)", scope: .singleton) { _ in index }
+        }
+        let test = Container.makeTestContainer(from: app, name: "test")
+        #expect(test.registry.all.isEmpty)
+        #expect(try test.resolve(Int.self, name: "n999") == 999)
+    }
+
+    @Test func resolveAllSeesTheBaseChain() throws {
+        let app = Container(name: "app")
+        try app.register(String.self, name: "a", scope: .singleton) { _ in "a" }
+        try app.register(String.self, name: "b") { _ in "b" }
+        let test = Container.makeTestContainer(from: app, name: "test")
+        try test.register(String.self, name: "b") { _ in "test b" }
+        #expect(try test.resolveAll(String.self).sorted() == ["a", "test b"])
+    }
+
+    @Test func keyPathKeysAreOverriddenPerTestContainer() throws {
+        let app = Container(name: "app")
+        let live = try app.resolve(\.testClock)
+        let test = Container.makeTestContainer(from: app, name: "test")
+        #expect(try test.resolve(\.testClock) !== live)
+        try test.register(\.testClock) { _ in TestClock(label: "fake") }
+        #expect(try test.resolve(\.testClock).label == "fake")
+        #expect(try app.resolve(\.testClock) === live)
+    }
+
+    @Test func asyncSingletonsOfTheBaseAreBuiltAgain() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Database.self, scope: .singleton) { r in
+            Database(logger: try r.resolve((any Logger).self))
+        }
+        try app.register((any Logger).self) { _ in ConsoleLogger(label: "live") }
+        let live = try await app.resolveAsync(Database.self)
+        let test = Container.makeTestContainer(from: app, name: "test")
+        try test.register((any Logger).self) { _ in ConsoleLogger(label: "fake") }
+        let own = try await test.resolveAsync(Database.self)
+        #expect(own !== live)
+        #expect(own.logger.label == "fake")
+        #expect(try await test.resolveAsync(Database.self) === own)
+    }
+
+    @Test func aBaseKeyThatIsNotOverridableCanStillBeReplacedInATest() throws {
+        let app = Container(name: "app")
+        try app.register(Int.self, overridable: false) { _ in 42 }
+        let test = Container.makeTestContainer(from: app, name: "test")
+        try test.register(Int.self) { _ in 7 }
+        #expect(try test.resolve(Int.self) == 7)
+        #expect(try app.resolve(Int.self) == 42)
+    }
+
+    @Test func reportsAResolveAfterItClosed() throws {
+        let log = Log()
+        let app = try makeApp()
+        let test = Container.makeTestContainer(from: app, name: "test") { service in log.append(service) }
+        let screen = test.child(name: "screen")
+        test.close()
+        #expect(throws: ResolutionError.self) { try test.resolve(Database.self) }
+        #expect(throws: ResolutionError.self) { try screen.resolve((any Logger).self) }
+        #expect(log.entries == ["Database", "Logger"])
+    }
+
+    @Test func aMissingServiceNamesTheBaseChainAsSearched() throws {
+        let app = Container(name: "app")
+        let feature = app.child(name: "feature")
+        let test = Container.makeTestContainer(from: feature, name: "test")
+        let screen = test.child(name: "screen")
+        let error = try #require(throws: ResolutionError.self) { try screen.resolve(Formatter.self) }
+        #expect(error.searchedContainers == ["screen", "test", "feature", "app"])
+    }
+
+    @Test func theContextIsTestOnlyInsideTestContainers() throws {
+        let app = Container(name: "app")
+        let test = Container.makeTestContainer(from: app, name: "test")
+        #expect(test.context == .test)
+        #expect(app.context == ContainerContext.process)
+        try app.register(String.self) { _ in "\(Container.context)" }
+        #expect(try test.resolve(String.self) == "test")
+        #expect(withContainer(test) { Container.context } == .test)
+    }
+
+    @Test func theEnvironmentNamesAContext() {
+        #expect(ContainerContext.named { _ in "Preview" } == .preview)
+        #expect(ContainerContext.named { _ in "test" } == .test)
+        #expect(ContainerContext.named { _ in "elsewhere" } == nil)
+        #expect(ContainerContext.named { _ in nil } == nil)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func buildsItsOwnSingletonOnceUnderConcurrentFirstAccess() async throws {
+        let counter = Counter()
+        let app = Container(name: "app")
+        try app.register(Database.self, scope: .singleton) { r in
+            counter.increment()
+            return Database(logger: try r.resolve((any Logger).self))
+        }
+        try app.register((any Logger).self) { _ in ConsoleLogger() }
+        let test = Container.makeTestContainer(from: app, name: "test")
+        let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<32 { group.addTask { ObjectIdentifier(try test.resolve(Database.self)) } }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(identities.count == 1)
+        #expect(counter.value == 1)
+    }
+}
+
+final class TestClock: Sendable {
+    let label: String
+    init(label: String) { self.label = label }
+}
+
+extension ServiceKeys {
+    var testClock: ServiceKey<TestClock> { .init(scope: .singleton) { _ in TestClock(label: "system") } }
+}

@@ -1,0 +1,68 @@
+import DICore
+import DIScopes
+import Testing
+
+/// A test container made from a tree builds its own instance of every lifetime that keeps instances, with
+/// dependencies from the test container, and leaves the tree's instances alone.
+@Suite struct TestContainerLifetimeTests {
+    enum Kept: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case singleton, scoped, cached, weak, matching, custom
+
+        var testDescription: String { rawValue }
+
+        func makeScope() -> Scope {
+            switch self {
+            case .singleton: .singleton
+            case .scoped: .scoped
+            case .cached: .cached
+            case .weak: .weak
+            case .matching: .matching("feature")
+            case .custom: .custom("custom", storage: DictionaryStorage())
+            }
+        }
+    }
+
+    @Test(arguments: Kept.allCases)
+    func buildsItsOwnInstanceWithItsOwnDependencies(kept: Kept) throws {
+        let tree = try Tree(widget: kept.makeScope())
+        let live = try tree.screen.resolve(Widget.self)
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        try test.register(Origin.self) { _ in Origin(container: "test") }
+        let own = try test.resolve(Widget.self)
+        #expect(own !== live)
+        #expect(own.origin == "test")
+        #expect(try test.resolve(Widget.self) === own)
+        #expect(try tree.screen.resolve(Widget.self) === live)
+        #expect(tree.builds.value == 2)
+    }
+
+    @Test(arguments: Kept.allCases)
+    func disposesItsOwnInstanceWhenClosedAndNotTheTreeOnes(kept: Kept) throws {
+        guard kept != .weak else { return }   // nobody disposes weak instances
+        let tree = try Tree(widget: kept.makeScope())
+        let live = try tree.screen.resolve(Widget.self)
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        let own = try test.resolve(Widget.self)
+        test.close()
+        #expect(tree.log.entries == ["dispose \(own.serial)"])
+        #expect(try tree.screen.resolve(Widget.self) === live)
+    }
+
+    @Test func matchingFindsTheTagOfTheBaseChain() throws {
+        let tree = try Tree(widget: .matching("feature"))
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        #expect(test.tags.contains("feature"))
+        let below = test.child(name: "below")
+        #expect(try below.resolve(Widget.self) === test.resolve(Widget.self))
+    }
+
+    @Test func resettingTheTestContainerLeavesTheTreeAlone() throws {
+        let tree = try Tree(widget: .cached)
+        let live = try tree.app.resolve(Widget.self)
+        let test = Container.makeTestContainer(from: tree.app, name: "test")
+        let own = try test.resolve(Widget.self)
+        #expect(test.reset(.cached) == 1)
+        #expect(try test.resolve(Widget.self) !== own)
+        #expect(try tree.app.resolve(Widget.self) === live)
+    }
+}

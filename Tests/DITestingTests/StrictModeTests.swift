@@ -1,0 +1,66 @@
+import DICore
+import DITesting
+import Testing
+
+@Suite(.isolatedContainer(strict: true)) struct StrictModeTests {
+    @Test func resolvingALiveServiceRecordsAFailureAndStillReturnsIt() throws {
+        try App.install()
+        try withKnownIssue {
+            let now = try Container.current.resolve((any Clock).self).now
+            #expect(now == 1_000)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("live Clock") && text.contains("StrictModeTests")
+                && text.contains(".allowLive(")
+        }
+    }
+
+    @Test func theFailureNamesThePath() throws {
+        try App.install()
+        try Container.current.register(Marker.self) { _ in Marker(value: 1) }
+        try withKnownIssue {
+            _ = try Container.current.resolve(Greeter.self)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains("Greeter")
+        }
+    }
+
+    @Test(.override((any Clock).self) { _ in FixedClock() })
+    func anOverriddenServiceIsNotLive() throws {
+        #expect(try Container.current.resolve((any Clock).self).now == 42)
+    }
+
+    @Test(.allowLive((any Clock).self))
+    func anAllowedServiceIsNotReported() throws {
+        try App.install()
+        #expect(try Container.current.resolve((any Clock).self).now == 1_000)
+    }
+
+    @Test(.allowLive(\.clock))
+    func anAllowedKeyPathIsNotReported() throws {
+        _ = try Container.shared.resolve(\.clock)
+        #expect(try Container.current.resolve(\.clock).now == 1_000)
+    }
+
+    @Test func aKeyPathIsReportedWithItsAllowance() throws {
+        _ = try Container.shared.resolve(\.clock)   // the default is installed in the base, as an app would
+        try withKnownIssue {
+            _ = try Container.current.resolve(\.clock)
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().contains(".allowLive(\\.clock)")
+        }
+    }
+
+    @Test(.allowLive(Greeter.self), .override(Marker.self) { _ in Marker(value: 3) })
+    func anAllowedAppSingletonGetsTheOverride() throws {
+        try App.install()
+        #expect(try Container.current.resolve(Greeter.self).marker == Marker(value: 3))
+    }
+}
+
+@Suite(.isolatedContainer) struct LenientModeTests {
+    @Test func resolvingALiveServiceIsFineWithoutStrictMode() throws {
+        try App.install()
+        #expect(try Container.current.resolve((any Clock).self).now == 1_000)
+    }
+}
