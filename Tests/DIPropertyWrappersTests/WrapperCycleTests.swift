@@ -35,7 +35,8 @@ import Testing
         }
     }
 
-    static let deadline = Duration.seconds(10)
+    // Generous: a loaded machine running ThreadSanitizer (20× slower) must not read as a hang.
+    static let deadline = Duration.seconds(30)
 
     /// The error's code, and for a wrapped error the chain down to the resolution error inside, so that a
     /// cycle reported as `factoryFailed` around an `InjectionError` reads as such.

@@ -193,7 +193,7 @@ let benchmarks: @Sendable () -> Void = {
             try state.container.register(Logger.self, scope: .singleton) { _ in Logger() }
             blackHole(try state.container.resolve(Logger.self))
         }
-    } setup: {
+    } setup: { () throws -> (container: Container, tracker: ResidentTracker) in
         let container = Container(name: "memory")
         for index in 0..<200 {
             try container.register(Int.self, name: "key\(index)", scope: .singleton) { _ in index }
