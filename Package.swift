@@ -28,6 +28,7 @@ let package = Package(
         .testTarget(name: "DICoreTests", dependencies: ["DICore"]),
         .testTarget(name: "DIScopesTests", dependencies: ["DIScopes"]),
         .testTarget(name: "DIPropertyWrappersTests", dependencies: ["DIPropertyWrappers"]),
+        .testTarget(name: "DIDiagnosticsTests", dependencies: ["DIDiagnostics", "DIScopes"]),
     ],
     swiftLanguageModes: [.v6]
 )

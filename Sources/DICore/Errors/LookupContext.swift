@@ -5,14 +5,16 @@ package final class LookupContext: Sendable {
     let key: RegistrationKey
     let type: Any.Type
 
-    init(container: Container, key: RegistrationKey, type: Any.Type) {
+    /// A lookup of `key` (whose service type is `type`) made from `container`; diagnostics make one to reuse
+    /// the suggestions of a failed resolve without resolving.
+    package init(container: Container, key: RegistrationKey, type: Any.Type) {
         self.container = container
         self.key = key
         self.type = type
     }
 
     /// Registrations that were probably meant, nearest first.
-    func suggestions() -> [String] {
+    package func suggestions() -> [String] {
         var found: [String] = []
         let typeName = String(describing: type)
         let visible = Set(container.ancestry.map(ObjectIdentifier.init))
@@ -55,7 +57,7 @@ package final class LookupContext: Sendable {
     }
 
     /// The way out, as one line of code.
-    func fix(code: ResolutionError.Code) -> String? {
+    package func fix(code: ResolutionError.Code) -> String? {
         guard code == .notRegistered else { return nil }
         let nameArgument = key.name.map { ", name: \"\($0)\"" } ?? ""
         return "register it in \(container.name) or an ancestor: "

@@ -1,0 +1,194 @@
+import DICore
+
+/// Builds every service of a container subtree in throw-away copies of its containers, recording what each
+/// factory resolves and turning every failure into a finding.
+///
+/// The copies have the same names, tags, shape and registrations (factories included) as the originals,
+/// but registrations of their own, so every instance slot starts empty: nothing the real containers hold is
+/// built or touched, and the copies are closed (disposing what they built) when the pass ends. A factory
+/// that resolves through a container it captured, instead of its `Resolver` argument, still reaches that
+/// real container; that is the one thing a copy cannot redirect.
+struct Instantiation {
+    private(set) var observed = ObservedEdges()
+    private(set) var findings: [Finding] = []
+
+    init(_ container: Container) {
+        let ancestors = Array(container.ancestry.dropFirst().reversed())
+        var subtree: [Container] = []
+        var stack = [container]
+        while let next = stack.popLast() {
+            subtree.append(next)
+            stack += next.children.reversed()
+        }
+        let originals = ancestors + subtree
+
+        // Copy the tree, registrations included.
+        var copies: [ObjectIdentifier: Container] = [:]
+        var copyOf: [ObjectIdentifier: Registration] = [:]
+        var originalOf: [ObjectIdentifier: Registration] = [:]
+        func clone(_ registration: Registration) -> Registration {
+            if let done = copyOf[ObjectIdentifier(registration)] { return done }
+            let kind: Registration.Kind
+            if case .alias(let target) = registration.kind {
+                kind = .alias(clone(target))
+            } else {
+                kind = registration.kind
+            }
+            let copy = Registration(
+                key: registration.key, kind: kind, body: registration.body, serviceType: registration.serviceType,
+                argumentTypes: registration.argumentTypes, scope: registration.scope,
+                overridable: registration.overridable, location: registration.location,
+                dependencies: registration.dependencies, keyPathName: registration.keyPathName
+            )
+            copyOf[ObjectIdentifier(registration)] = copy
+            originalOf[ObjectIdentifier(copy)] = registration
+            return copy
+        }
+        var ordered: [Container] = []
+        for original in originals {
+            let copy: Container
+            if let parent = original.parent, let parentCopy = copies[ObjectIdentifier(parent)] {
+                copy = parentCopy.child(name: original.name, tags: original.tags)
+            } else {
+                copy = Container(name: original.name, tags: original.tags)
+            }
+            copies[ObjectIdentifier(original)] = copy
+            ordered.append(copy)
+            // A registration a lifetime refuses here was refused when it was first made too; skip it.
+            try? copy.insertNow(all: original.registry.all.map(clone))
+        }
+
+        let recorder = EdgeRecorder(containers: ordered)
+        ResolutionTaps.add(recorder, to: ordered)
+        var failures: [Finding] = []
+        for original in subtree {
+            let copy = copies[ObjectIdentifier(original)]!
+            var seen = Set<RegistrationKey>()
+            for owner in copy.ancestry {
+                for registration in owner.registry.all where seen.insert(registration.key).inserted {
+                    // Kept instances of ancestors were built from the ancestor already.
+                    if owner !== copy, Self.resolvesWhereRegistered(registration.target.scope.name) { continue }
+                    guard !registration.isAsync, registration.argumentTypes.isEmpty,
+                          registration.target.argumentTypes.isEmpty
+                    else { continue }
+                    do {
+                        try copy.instantiate(registration, from: owner)
+                        recorder.markBuilt(registration.target)
+                    } catch let error as ResolutionError {
+                        failures.append(Self.finding(for: error, in: original.name))
+                    } catch {
+                        failures.append(Finding(
+                            id: .build, severity: .error, service: registration.displayName, container: original.name,
+                            message: "Building \(registration.displayName) failed: \(error).",
+                            path: [PathElement(registration, requested: registration.serviceType, in: owner)],
+                            help: "Fix the factory registered at \(registration.location)."
+                        ))
+                    }
+                }
+            }
+        }
+        ResolutionTaps.remove(recorder, from: ordered)
+        for copy in ordered.reversed() { copy.close() }
+
+        let recorded = recorder.recorded
+        for (registration, dependencies) in recorded.dependencies {
+            guard let original = originalOf[registration] else { continue }
+            for dependency in dependencies {
+                observed.add(dependency, to: ObjectIdentifier(original))
+            }
+        }
+        for registration in recorded.built {
+            if let original = originalOf[registration] { observed.built.insert(ObjectIdentifier(original)) }
+        }
+        findings = failures
+    }
+
+    /// `singleton`, `cached` and `weak` instances resolve their dependencies where they are registered.
+    static func resolvesWhereRegistered(_ scope: String) -> Bool {
+        scope == "singleton" || scope == "cached" || scope == "weak"
+    }
+
+    /// The finding for a resolution error met while building, by its code.
+    static func finding(for error: ResolutionError, in container: String) -> Finding {
+        let id: Finding.ID
+        let help: String
+        switch error.code {
+        case .notRegistered, .requiredKeyMissing:
+            id = .missing
+            help = "Register \(error.service) in \(error.searchedContainers.first ?? container) or an ancestor."
+        case .circularDependency, .depthLimitExceeded:
+            id = .cycle
+            help = "Break the cycle: resolve one side lazily (a factory closure or @LazyInject), or move what "
+                + "both need into a service of its own."
+        case .typeMismatch:
+            id = .alias
+            help = "Make the implementation conform to the alias type, or remove the .implements(_:) call."
+        case .scopeUnavailable:
+            id = .matching
+            help = "Resolve it from a container with the tag its lifetime needs, or change its lifetime."
+        default:
+            id = .build
+            help = error.path.last?.location.map { "Fix the factory registered at \($0)." }
+                ?? "Fix the factory of \(error.service)."
+        }
+        return Finding(
+            id: id, severity: .error, service: error.service, container: container, message: error.message,
+            path: error.path, suggestions: error.suggestions, help: help
+        )
+    }
+}
+
+/// Records, for diagnostics, what each factory resolves in a set of containers.
+final class EdgeRecorder: ResolutionTap {
+    private let containers: Set<ObjectIdentifier>
+    private let state = Lock<ObservedEdges>(ObservedEdges())
+
+    init(containers: [Container]) {
+        self.containers = Set(containers.map(ObjectIdentifier.init))
+    }
+
+    func record(_ event: ResolutionTapEvent) {
+        guard containers.contains(ObjectIdentifier(event.asked)), event.error == nil else { return }
+        state.withLock { state in
+            if event.built { state.built.insert(ObjectIdentifier(event.registration.target)) }
+            if let parent = event.parent {
+                state.add(DependencyRef(observed: event.registration), to: ObjectIdentifier(parent.registration))
+            }
+        }
+    }
+
+    func markBuilt(_ registration: Registration) {
+        state.withLock { _ = $0.built.insert(ObjectIdentifier(registration)) }
+    }
+
+    var recorded: ObservedEdges { state.withLock { $0 } }
+}
+
+extension Container {
+    /// Builds `registration` (found in `owner`) for a request to this container, by the engine's own path.
+    func instantiate(_ registration: Registration, from owner: Container) throws {
+        let target = registration.target
+        let box = try instanceBox(of: target, from: owner, requested: registration.serviceType)
+        if target !== registration, let alias = registration.body as? any AliasChecking {
+            let value = target.erased.unbox(box)
+            guard alias.accepts(value) else {
+                throw ResolutionError(
+                    code: .typeMismatch, requestedType: registration.serviceType, name: registration.name,
+                    path: [PathElement(registration, requested: registration.serviceType, in: owner)],
+                    detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
+                        + "\(registration.serviceType) at \(registration.location), but its instance, a "
+                        + "\(type(of: value)), does not conform."
+                )
+            }
+        }
+    }
+}
+
+/// An alias registration's check that an instance conforms to the alias type.
+protocol AliasChecking {
+    func accepts(_ value: Any) -> Bool
+}
+
+extension AliasBox: AliasChecking {
+    func accepts(_ value: Any) -> Bool { cast(value) != nil }
+}
