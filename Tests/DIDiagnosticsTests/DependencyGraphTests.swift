@@ -4,13 +4,158 @@ import Foundation
 import Testing
 
 @Suite struct DependencyGraphTests {
-    @Test func printTree() throws {
-        let (app, _) = try Graphs.healthy()
-        print(app.graph().text())
-        print(app.graph().dot())
-        print(app.graph().mermaid())
-        print(app.graph().json())
-        print(app.explain(Repository.self))
-        print(app.validate())
+    /// The healthy tree with one broken child, so that every marker shows up.
+    static func brokenTree() throws -> (app: Container, children: [Container]) {
+        let (app, checkout) = try Graphs.healthy()
+        try checkout.autoregister(Cart.self, fileID: "App/Checkout.swift", line: 6, initializer: Cart.init)
+        try app.register(NotARouter.self, scope: .singleton, fileID: "App/Router.swift", line: 3) { _ in
+            NotARouter()
+        }.implements((any Router).self, fileID: "App/Router.swift", line: 4)
+        return (app, [checkout])
+    }
+
+    @Test func textIsTheExactTree() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        #expect(app.graph().text() == """
+            app
+            ├── Logger      singleton  App/Setup.swift:7  [DI-OPAQUE]
+            ├── Database    singleton  App/Setup.swift:9
+            │   └── → Logger (app)
+            ├── Cache       singleton  App/Setup.swift:11  [DI-OPAQUE]
+            ├── Repository  singleton  App/Setup.swift:12
+            │   ├── → Database (app)
+            │   └── → Cache (app)
+            ├── NotARouter  singleton  App/Router.swift:3  [DI-OPAQUE]
+            ├── Router      singleton  App/Router.swift:4
+            │   └── = alias of NotARouter (app)
+            └── checkout
+                ├── Cache      singleton  App/Checkout.swift:3  [shadows app]  [DI-SHADOW]  [DI-OPAQUE]
+                ├── ViewModel  transient  App/Checkout.swift:4
+                │   └── → Repository (app)
+                └── Cart       transient  App/Checkout.swift:6  [DI-MISSING]
+                    └── → Session (missing)
+            9 registrations in 2 containers; findings: 1 error, 0 warnings, 2 notes.
+            """)
+    }
+
+    @Test func textOfAChildShowsItsAncestorsForContext() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(app) {} }
+        #expect(checkout.graph().text() == """
+            app (ancestor)
+            ├── Logger      singleton  App/Setup.swift:7
+            ├── Database    singleton  App/Setup.swift:9
+            │   └── → Logger (app)
+            ├── Cache       singleton  App/Setup.swift:11
+            ├── Repository  singleton  App/Setup.swift:12
+            │   ├── → Database (app)
+            │   └── → Cache (app)
+            └── checkout
+                ├── Cache      singleton  App/Checkout.swift:3  [shadows app]  [DI-SHADOW]  [DI-OPAQUE]
+                └── ViewModel  transient  App/Checkout.swift:4
+                    └── → Repository (app)
+            6 registrations in 2 containers; findings: 0 errors, 0 warnings, 2 notes.
+            """)
+    }
+
+    @Test func observedEdgesAreMarked() throws {
+        let app = Container(name: "app")
+        try app.register(Cache.self, scope: .singleton, fileID: "App/Setup.swift", line: 11) { _ in Cache() }
+        try app.register(Session.self, fileID: "App/Setup.swift", line: 12) { r in
+            _ = try r.resolve(Cache.self)
+            return Session()
+        }
+        #expect(app.graph(instantiating: true).text() == """
+            app
+            ├── Cache    singleton  App/Setup.swift:11
+            └── Session  transient  App/Setup.swift:12
+                └── → Cache (app, observed)
+            2 registrations in 1 container; findings: 0 errors, 0 warnings, 0 notes.
+            """)
+    }
+
+    @Test func everyRenderingIsDeterministic() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let (first, second) = (app.graph(), app.graph())
+        #expect(first.text() == second.text())
+        #expect(first.dot() == second.dot())
+        #expect(first.mermaid() == second.mermaid())
+        #expect(first.json() == second.json())
+    }
+
+    @Test func mermaidIsAFlowchartWithASubgraphPerContainer() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let mermaid = app.graph().mermaid()
+        #expect(mermaid.hasPrefix("flowchart LR\n"))
+        #expect(mermaid.contains("  subgraph c0[\"app\"]\n"))
+        #expect(mermaid.contains("    subgraph c1[\"checkout\"]\n"))
+        #expect(mermaid.contains("  s3 --> s1\n"))
+        #expect(mermaid.contains("  s5 ==> s4\n"))
+        #expect(mermaid.contains("m0[\"Session<br/>(missing)\"]:::missing"))
+    }
+
+    @Test func dotHasAClusterPerContainerAndRedErrors() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let dot = app.graph().dot()
+        #expect(dot.hasPrefix("digraph DIToolkit {\n"))
+        #expect(dot.contains("subgraph cluster_0 {"))
+        #expect(dot.contains("subgraph cluster_1 {"))
+        #expect(dot.contains("s8 [label=\"Cart\\ntransient\\nDI-MISSING\", fillcolor=\"#e9ecef\", color=red, penwidth=2];"))
+        #expect(dot.contains("s5 -> s4 [style=dotted, arrowhead=empty];"))
+    }
+
+    @Test func dotRendersWithGraphvizWhenInstalled() throws {
+        let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let dotPath else { return }   // `.ci/run` installs Graphviz and renders the DOT output itself
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dotPath)
+        process.arguments = ["-Tsvg"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(app.graph().dot().utf8))
+        try input.fileHandleForWriting.close()
+        let svg = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: svg, as: UTF8.self).contains("<svg"))
+    }
+
+    @Test func jsonParsesAndCarriesItsSchemaVersion() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let data = Data(app.graph().json().utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["schemaVersion"] as? Int == DependencyGraph.jsonSchemaVersion)
+        let services = try #require(object["services"] as? [[String: Any]])
+        #expect(services.map { $0["service"] as? String } == [
+            "Logger", "Database", "Cache", "Repository", "NotARouter", "Router", "Cache", "ViewModel", "Cart",
+        ])
+        let edges = try #require(object["edges"] as? [[String: Any]])
+        #expect(edges.contains { $0["kind"] as? String == "alias" })
+        #expect(edges.contains { $0["to"] is NSNull && $0["dependency"] as? String == "Session" })
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        #expect(findings.first?["id"] as? String == "DI-MISSING")
+        #expect(findings.first?["severity"] as? String == "error")
+    }
+
+    @Test func jsonEscapesQuotesAndBackslashes() throws {
+        let app = Container(name: "a \"quoted\" \\ name")
+        try app.register(Cache.self, name: "tab\there", fileID: "App/Setup.swift", line: 1) { _ in Cache() }
+        let data = Data(app.graph().json().utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["container"] as? String == "a \"quoted\" \\ name")
+        let services = try #require(object["services"] as? [[String: Any]])
+        #expect(services.first?["name"] as? String == "tab\there")
     }
 }
