@@ -97,6 +97,8 @@ enum JSON {
     case null
     case bool(Bool)
     case number(Int)
+    /// A number already written as JSON text (`12.345`).
+    case decimal(String)
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
@@ -106,6 +108,7 @@ enum JSON {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .number(let value): output += String(value)
+        case .decimal(let text): output += text
         case .string(let value): Self.quote(value, into: &output)
         case .array(let values):
             guard !values.isEmpty else { output += "[]"; return }
