@@ -108,13 +108,18 @@ import Testing
         #expect(dot.contains("s5 -> s4 [style=dotted, arrowhead=empty];"))
     }
 
-    @Test func dotRendersWithGraphvizWhenInstalled() throws {
+    /// Renders the DOT of the broken tree with Graphviz when `dot` is installed; `.ci/run` installs it and
+    /// also renders the file this test writes to `DITOOLKIT_DOT_OUTPUT`.
+    @Test func dotRendersWithGraphviz() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        if let path = ProcessInfo.processInfo.environment["DITOOLKIT_DOT_OUTPUT"] {
+            try app.graph().dot().write(toFile: path, atomically: true, encoding: .utf8)
+        }
         let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
             FileManager.default.isExecutableFile(atPath: $0)
         }
-        guard let dotPath else { return }   // `.ci/run` installs Graphviz and renders the DOT output itself
-        let (app, children) = try Self.brokenTree()
-        defer { withExtendedLifetime(children) {} }
+        guard let dotPath else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: dotPath)
         process.arguments = ["-Tsvg"]
