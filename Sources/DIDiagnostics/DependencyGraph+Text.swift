@@ -21,8 +21,10 @@ extension DependencyGraph {
     /// - Returns: The tree, one line per container, registration and edge, ending with a summary line.
     public func text() -> String {
         var lines: [String] = []
+        // Each type is named once: naming a type costs more than the rest of the rendering.
+        let names = services.map(\.display)
         for (index, container) in containers.enumerated() where container.parent == nil {
-            render(container: index, prefix: "", branch: nil, into: &lines)
+            render(container: index, prefix: "", branch: nil, names: names, into: &lines)
         }
         let counts = Dictionary(grouping: findings, by: \.severity)
         let errors = counts[.error]?.count ?? 0
@@ -45,18 +47,24 @@ extension DependencyGraph {
         return label
     }
 
-    private func render(container index: Int, prefix: String, branch: Bool?, into lines: inout [String]) {
+    private func render(
+        container index: Int,
+        prefix: String,
+        branch: Bool?,
+        names: [String],
+        into lines: inout [String]
+    ) {
         let container = containers[index]
         let head = branch.map { $0 ? "└── " : "├── " } ?? ""
         lines.append(prefix + head + containerLabel(index))
         let inner = prefix + (branch.map { $0 ? "    " : "│   " } ?? "")
-        let width = container.services.map { services[$0].display.count }.max() ?? 0
+        let width = container.services.map { names[$0].count }.max() ?? 0
         let scopeWidth = container.services.map { services[$0].scope.count }.max() ?? 0
         let entries = container.services.count + container.children.count
         for (position, service) in container.services.enumerated() {
             let last = position == entries - 1
             let node = services[service]
-            var line = inner + (last ? "└── " : "├── ") + node.display.padded(to: width) + "  "
+            var line = inner + (last ? "└── " : "├── ") + names[service].padded(to: width) + "  "
                 + node.scope.padded(to: scopeWidth) + "  \(node.location)"
             line += markers(of: service).map { "  [\($0)]" }.joined()
             lines.append(line)
@@ -64,12 +72,12 @@ extension DependencyGraph {
             let edgePrefix = inner + (last ? "    " : "│   ")
             for (edgePosition, edge) in edges.enumerated() {
                 let twig = edgePosition == edges.count - 1 ? "└── " : "├── "
-                lines.append(edgePrefix + twig + describe(edge))
+                lines.append(edgePrefix + twig + describe(edge, names: names))
             }
         }
         for (position, child) in container.children.enumerated() {
             let last = container.services.count + position == entries - 1
-            render(container: child, prefix: inner, branch: last, into: &lines)
+            render(container: child, prefix: inner, branch: last, names: names, into: &lines)
         }
     }
 
@@ -85,13 +93,14 @@ extension DependencyGraph {
     }
 
     /// `→ Logger (app)`, `→ Logger (app, observed)`, `= alias of RouterImpl (app)`, `→ Cache (missing)`.
-    func describe(_ edge: Edge) -> String {
+    func describe(_ edge: Edge, names: [String]) -> String {
         guard let to = edge.to else { return "→ \(edge.dependency) (missing)" }
         let place = containers[services[to].container].name
+        let dependency = edge.label.same(as: services[to].label) ? names[to] : edge.dependency
         switch edge.kind {
-        case .alias: return "= alias of \(services[to].display) (\(place))"
-        case .declared: return "→ \(edge.dependency) (\(place))"
-        case .observed: return "→ \(edge.dependency) (\(place), observed)"
+        case .alias: return "= alias of \(names[to]) (\(place))"
+        case .declared: return "→ \(dependency) (\(place))"
+        case .observed: return "→ \(dependency) (\(place), observed)"
         }
     }
 }

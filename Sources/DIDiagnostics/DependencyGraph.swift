@@ -31,9 +31,7 @@ public struct DependencyGraph: Sendable {
 
     struct ServiceNode: Sendable {
         let container: Int
-        let display: String
-        let typeName: String
-        let name: String?
+        let label: ServiceLabel
         let scope: String
         let location: SourceLocation
         let aliasOf: Int?
@@ -41,6 +39,10 @@ public struct DependencyGraph: Sendable {
         let isAsync: Bool
         let edgesKnown: Bool
         let shadows: Int?
+
+        var display: String { label.text }
+        var typeName: String { String(describing: label.type) }
+        var name: String? { label.name }
     }
 
     enum EdgeKind: String, Sendable {
@@ -49,13 +51,15 @@ public struct DependencyGraph: Sendable {
         case alias
     }
 
-    struct Edge: Sendable, Hashable {
+    struct Edge: Sendable {
         let from: Int
         /// The service the dependency resolves to from the dependent's container, `nil` when none does.
         let to: Int?
         /// The dependency as written: `Database "primary"`.
-        let dependency: String
+        let label: ServiceLabel
         let kind: EdgeKind
+
+        var dependency: String { label.text }
     }
 
     /// The name of the container the graph was made from.

@@ -12,7 +12,7 @@ extension GraphAnalysis {
         var edges: [DependencyGraph.Edge] = []
         for (index, service) in services.enumerated() {
             if let target = service.aliasOf {
-                edges.append(.init(from: index, to: target, dependency: services[target].display, kind: .alias))
+                edges.append(.init(from: index, to: target, label: services[target].label, kind: .alias))
             }
             for ref in dependencies[index] {
                 let to: Int?
@@ -21,7 +21,7 @@ extension GraphAnalysis {
                 case .absent: continue
                 case .missing: to = nil
                 }
-                edges.append(.init(from: index, to: to, dependency: ref.display, kind: ref.observed ? .observed : .declared))
+                edges.append(.init(from: index, to: to, label: ref.label, kind: ref.observed ? .observed : .declared))
             }
         }
         checkShadows()
@@ -128,12 +128,12 @@ extension GraphAnalysis {
                 head += 1
                 let node = nodes[id]
                 let holder = services[node.service]
-                var targets: [(service: Int, display: String)] = []
-                if let alias = holder.aliasOf { targets.append((alias, services[alias].display)) }
+                var targets: [(service: Int, label: ServiceLabel)] = []
+                if let alias = holder.aliasOf { targets.append((alias, services[alias].label)) }
                 for ref in dependencies[node.service] {
                     switch resolve(ref, from: node.context) {
                     case .service(let found):
-                        targets.append((found, ref.display))
+                        targets.append((found, ref.label))
                     case .absent:
                         continue
                     case .missing:
@@ -152,8 +152,9 @@ extension GraphAnalysis {
                         ), about: node.service)
                     }
                 }
-                for (target, display) in targets {
+                for (target, label) in targets {
                     let dependency = services[target]
+                    var display: String { label.text }
                     guard let targetContext = context(of: target, requestedFrom: node.context) else {
                         guard reported.insert("matching|\(node.service)|\(target)|\(node.context)").inserted
                         else { continue }

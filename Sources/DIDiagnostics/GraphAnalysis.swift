@@ -15,19 +15,39 @@ struct ObservedEdges: Sendable {
     }
 }
 
+/// A service as people write it (`Database "primary"`, `\.clock`), spelled out only when printed: naming a
+/// type costs more than everything else validation does with it.
+struct ServiceLabel: Sendable {
+    let type: Any.Type
+    let name: String?
+    let keyPathName: String?
+
+    var text: String {
+        if let keyPathName { return "\\.\(keyPathName)" }
+        return Dependency(type, name: name).description
+    }
+
+    /// Whether both labels print the same.
+    func same(as other: ServiceLabel) -> Bool {
+        ObjectIdentifier(type) == ObjectIdentifier(other.type) && name == other.name && keyPathName == other.keyPathName
+    }
+}
+
 /// A dependency as the analysis follows it: the exact key, the type for messages and suggestions.
 struct DependencyRef: Sendable {
     let key: RegistrationKey
     let type: Any.Type
-    let display: String
+    let label: ServiceLabel
     /// For `Optional<T>`: the key of `T`, tried when nothing is registered for the optional itself.
     let wrapped: (key: RegistrationKey, type: Any.Type)?
     let observed: Bool
 
+    var display: String { label.text }
+
     init(_ dependency: Dependency) {
         key = RegistrationKey(type: ObjectIdentifier(dependency.type), name: dependency.name)
         type = dependency.type
-        display = dependency.description
+        label = ServiceLabel(type: dependency.type, name: dependency.name, keyPathName: nil)
         if let optional = dependency.type as? any OptionalMarker.Type {
             wrapped = (RegistrationKey(type: ObjectIdentifier(optional.wrappedType), name: dependency.name),
                        optional.wrappedType)
@@ -40,7 +60,7 @@ struct DependencyRef: Sendable {
     init(observed registration: Registration) {
         key = registration.key
         type = registration.serviceType
-        display = registration.displayName
+        label = ServiceLabel(type: registration.serviceType, name: registration.name, keyPathName: registration.keyPathName)
         wrapped = nil
         observed = true
     }
@@ -134,9 +154,9 @@ struct GraphAnalysis {
             dependencies.append(refs)
             services.append(.init(
                 container: container,
-                display: registration.displayName,
-                typeName: String(describing: registration.serviceType),
-                name: registration.name,
+                label: ServiceLabel(
+                    type: registration.serviceType, name: registration.name, keyPathName: registration.keyPathName
+                ),
                 scope: registration.scope.name,
                 location: registration.location,
                 aliasOf: aliasOf,

@@ -71,6 +71,12 @@ struct Instantiation {
                     guard !registration.isAsync, registration.argumentTypes.isEmpty,
                           registration.target.argumentTypes.isEmpty
                     else { continue }
+                    // A `.matching(tag)` service is only meant to be asked for below a tagged container.
+                    if let tag = GraphAnalysis.matchingTag(registration.target.scope.name),
+                       !copy.ancestry.contains(where: { $0.tags.contains(tag) })
+                    {
+                        continue
+                    }
                     do {
                         try copy.instantiate(registration, from: owner)
                         recorder.markBuilt(registration.target)

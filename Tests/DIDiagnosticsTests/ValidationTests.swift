@@ -112,6 +112,10 @@ import Testing
             """)
         // From the tagged child, the same wiring is fine.
         #expect(session.validate().findings.filter { $0.id == .matching }.isEmpty)
+        // Building everything finds the same problem once, and does not ask for Session from untagged app.
+        let deep = app.validate(instantiating: true).findings.filter { $0.id == .matching }
+        #expect(deep.map(\.service) == ["Session"])
+        #expect(deep.map(\.container) == ["app"])
     }
 
     @Test func childOverrideIsAShadowNote() throws {
