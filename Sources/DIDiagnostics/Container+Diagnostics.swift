@@ -30,6 +30,27 @@ extension Container {
         )
     }
 
+    /// Validates like `validate(instantiating: true)`, and also builds the services with `async` factories,
+    /// through `resolveAsync`, in the throw-away copies.
+    ///
+    /// ```swift
+    /// let report = await app.validateAsync()
+    /// ```
+    ///
+    /// What an `async` factory resolves is not observed (its dependencies stay unknown), but a failure to
+    /// build it is a finding like any other.
+    ///
+    /// - Returns: The findings, errors first, in a deterministic order.
+    public func validateAsync() async -> ValidationReport {
+        let instantiation = await Instantiation.including(async: self)
+        var analysis = GraphAnalysis(self, observed: instantiation.observed)
+        let graph = analysis.run().adding(instantiation.findings)
+        return ValidationReport(
+            findings: graph.findings, container: name, containerCount: graph.subtreeCount,
+            registrationCount: graph.registrationCount
+        )
+    }
+
     /// A snapshot of the dependency graph of this container, its ancestors and its descendants, with the
     /// findings of `validate()` marked on it.
     ///

@@ -12,7 +12,44 @@ struct Instantiation {
     private(set) var observed = ObservedEdges()
     private(set) var findings: [Finding] = []
 
+    /// The originals of the validated subtree, asked container first.
+    private let subtree: [Container]
+    /// Every copy, ancestors first.
+    private let ordered: [Container]
+    private let copies: [ObjectIdentifier: Container]
+    private let originalOf: [ObjectIdentifier: Registration]
+    private let recorder: EdgeRecorder
+
+    /// Builds every synchronous service of `container`'s subtree in copies.
     init(_ container: Container) {
+        self.init(copying: container)
+        for (registration, owner, copy, original) in work(includingAsync: false) {
+            build(registration, owner, original) { try copy.instantiate(registration, from: owner) }
+        }
+        finish()
+    }
+
+    /// Builds every service of `container`'s subtree in copies, `async` ones with `resolveAsync`.
+    static func including(async container: Container) async -> Instantiation {
+        var instantiation = Instantiation(copying: container)
+        for (registration, owner, copy, original) in instantiation.work(includingAsync: true) {
+            if registration.isAsync {
+                do {
+                    try await copy.instantiateAsync(registration, from: owner)
+                    instantiation.recorder.markBuilt(registration.target)
+                } catch {
+                    instantiation.fail(error, registration, owner, original)
+                }
+            } else {
+                instantiation.build(registration, owner, original) { try copy.instantiate(registration, from: owner) }
+            }
+        }
+        instantiation.finish()
+        return instantiation
+    }
+
+    /// Copies the tree, registrations included, and starts recording what factories resolve.
+    private init(copying container: Container) {
         let ancestors = Array(container.ancestry.dropFirst().reversed())
         var subtree: [Container] = []
         var stack = [container]
@@ -22,7 +59,6 @@ struct Instantiation {
         }
         let originals = ancestors + subtree
 
-        // Copy the tree, registrations included.
         var copies: [ObjectIdentifier: Container] = [:]
         var copyOf: [ObjectIdentifier: Registration] = [:]
         var originalOf: [ObjectIdentifier: Registration] = [:]
@@ -57,18 +93,27 @@ struct Instantiation {
             // A registration a lifetime refuses here was refused when it was first made too; skip it.
             try? copy.insertNow(all: original.registry.all.map(clone))
         }
-
-        let recorder = EdgeRecorder(containers: ordered)
+        self.subtree = subtree
+        self.ordered = ordered
+        self.copies = copies
+        self.originalOf = originalOf
+        recorder = EdgeRecorder(containers: ordered)
         ResolutionTaps.add(recorder, to: ordered)
-        var failures: [Finding] = []
+    }
+
+    /// What to build: every registration visible from every copy of the subtree, once per container
+    /// where it can differ (a kept instance of an ancestor is built from that ancestor only).
+    private func work(includingAsync: Bool)
+        -> [(registration: Registration, owner: Container, copy: Container, original: Container)]
+    {
+        var result: [(Registration, Container, Container, Container)] = []
         for original in subtree {
             let copy = copies[ObjectIdentifier(original)]!
             var seen = Set<RegistrationKey>()
             for owner in copy.ancestry {
                 for registration in owner.registry.all where seen.insert(registration.key).inserted {
-                    // Kept instances of ancestors were built from the ancestor already.
                     if owner !== copy, Self.resolvesWhereRegistered(registration.target.scope.name) { continue }
-                    guard !registration.isAsync, registration.argumentTypes.isEmpty,
+                    guard includingAsync || !registration.isAsync, registration.argumentTypes.isEmpty,
                           registration.target.argumentTypes.isEmpty
                     else { continue }
                     // A `.matching(tag)` service is only meant to be asked for below a tagged container.
@@ -77,25 +122,45 @@ struct Instantiation {
                     {
                         continue
                     }
-                    do {
-                        try copy.instantiate(registration, from: owner)
-                        recorder.markBuilt(registration.target)
-                    } catch let error as ResolutionError {
-                        failures.append(Self.finding(for: error, in: original.name))
-                    } catch {
-                        failures.append(Finding(
-                            id: .build, severity: .error, service: registration.displayName, container: original.name,
-                            message: "Building \(registration.displayName) failed: \(error).",
-                            path: [PathElement(registration, requested: registration.serviceType, in: owner)],
-                            help: "Fix the factory registered at \(registration.location)."
-                        ))
-                    }
+                    result.append((registration, owner, copy, original))
                 }
             }
         }
+        return result
+    }
+
+    private mutating func build(
+        _ registration: Registration,
+        _ owner: Container,
+        _ original: Container,
+        _ body: () throws -> Void
+    ) {
+        do {
+            try body()
+            recorder.markBuilt(registration.target)
+        } catch {
+            fail(error, registration, owner, original)
+        }
+    }
+
+    private mutating func fail(_ error: any Error, _ registration: Registration, _ owner: Container, _ original: Container) {
+        if let error = error as? ResolutionError {
+            findings.append(Self.finding(for: error, in: original.name))
+            return
+        }
+        findings.append(Finding(
+            id: .build, severity: .error, service: registration.displayName, container: original.name,
+            message: "Building \(registration.displayName) failed: \(error).",
+            path: [PathElement(registration, requested: registration.serviceType, in: owner)],
+            help: "Fix the factory registered at \(registration.location)."
+        ))
+    }
+
+    /// Stops recording, closes the copies (disposing what they built) and maps what was observed back to
+    /// the original registrations.
+    private mutating func finish() {
         ResolutionTaps.remove(recorder, from: ordered)
         for copy in ordered.reversed() { copy.close() }
-
         let recorded = recorder.recorded
         for (registration, dependencies) in recorded.dependencies {
             guard let original = originalOf[registration] else { continue }
@@ -106,7 +171,6 @@ struct Instantiation {
         for registration in recorded.built {
             if let original = originalOf[registration] { observed.built.insert(ObjectIdentifier(original)) }
         }
-        findings = failures
     }
 
     /// `singleton`, `cached` and `weak` instances resolve their dependencies where they are registered.
@@ -171,10 +235,23 @@ final class EdgeRecorder: ResolutionTap {
 }
 
 extension Container {
+    /// Builds an `async` registration (found in `owner`) for a request to this container.
+    func instantiateAsync(_ registration: Registration, from owner: Container) async throws {
+        let target = registration.target
+        let box = try await instanceBoxAsync(of: target, from: owner, requested: registration.serviceType)
+        try checkAlias(registration, box: box, owner: owner)
+    }
+
     /// Builds `registration` (found in `owner`) for a request to this container, by the engine's own path.
     func instantiate(_ registration: Registration, from owner: Container) throws {
         let target = registration.target
         let box = try instanceBox(of: target, from: owner, requested: registration.serviceType)
+        try checkAlias(registration, box: box, owner: owner)
+    }
+
+    /// Throws `typeMismatch` when `registration` is an alias its target's instance (in `box`) does not conform to.
+    private func checkAlias(_ registration: Registration, box: AnyObject, owner: Container) throws {
+        let target = registration.target
         if target !== registration, let alias = registration.body as? any AliasChecking {
             let value = target.erased.unbox(box)
             guard alias.accepts(value) else {

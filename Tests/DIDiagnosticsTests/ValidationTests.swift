@@ -211,4 +211,15 @@ import Testing
         let severities = app.validate().findings.map(\.severity)
         #expect(severities == severities.sorted(by: >))
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func asyncVariantBuildsAsyncFactoriesToo() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Cache.self, scope: .singleton) { _ in Cache() }
+        try app.registerAsync(Session.self) { _ in throw BrokenFactory() }
+        #expect(app.validate(instantiating: true).findings.filter { $0.severity == .error }.isEmpty)
+        let report = await app.validateAsync()
+        #expect(report.findings.filter { $0.severity == .error }.map(\.id) == [.build])
+        #expect(report.findings.first?.service == "Session")
+    }
 }
