@@ -72,14 +72,3 @@ extension DependencyGraph {
             .replacingOccurrences(">", with: "#gt;")
     }
 }
-
-extension String {
-    /// Every occurrence of `target` replaced, without Foundation.
-    func replacingOccurrences(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
-        }
-        return result
-    }
-}

@@ -185,10 +185,3 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(message)
     }
 }
-
-extension String {
-    /// The string followed by spaces up to `width` characters, for aligned columns.
-    func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-}

@@ -1,0 +1,43 @@
+import DICore
+
+extension Container {
+    /// Builds an `async` registration (found in `owner`) for a request to this container.
+    func instantiateAsync(_ registration: Registration, from owner: Container) async throws {
+        let target = registration.target
+        let box = try await instanceBoxAsync(of: target, from: owner, requested: registration.serviceType)
+        try checkAlias(registration, box: box, owner: owner)
+    }
+
+    /// Builds `registration` (found in `owner`) for a request to this container, by the engine's own path.
+    func instantiate(_ registration: Registration, from owner: Container) throws {
+        let target = registration.target
+        let box = try instanceBox(of: target, from: owner, requested: registration.serviceType)
+        try checkAlias(registration, box: box, owner: owner)
+    }
+
+    /// Throws `typeMismatch` when `registration` is an alias its target's instance (in `box`) does not conform to.
+    private func checkAlias(_ registration: Registration, box: AnyObject, owner: Container) throws {
+        let target = registration.target
+        if target !== registration, let alias = registration.body as? any AliasChecking {
+            let value = target.erased.unbox(box)
+            guard alias.accepts(value) else {
+                throw ResolutionError(
+                    code: .typeMismatch, requestedType: registration.serviceType, name: registration.name,
+                    path: [PathElement(registration, requested: registration.serviceType, in: owner)],
+                    detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
+                        + "\(registration.serviceType) at \(registration.location), but its instance, a "
+                        + "\(type(of: value)), does not conform."
+                )
+            }
+        }
+    }
+}
+
+/// An alias registration's check that an instance conforms to the alias type.
+protocol AliasChecking {
+    func accepts(_ value: Any) -> Bool
+}
+
+extension AliasBox: AliasChecking {
+    func accepts(_ value: Any) -> Bool { cast(value) != nil }
+}
