@@ -90,8 +90,11 @@ struct Instantiation {
             }
             copies[ObjectIdentifier(original)] = copy
             ordered.append(copy)
-            // A registration a lifetime refuses here was refused when it was first made too; skip it.
-            try? copy.insertNow(all: original.registry.all.map(clone))
+            // All at once; should a lifetime refuse one of them here, the others still go in, one by one.
+            let clones = original.registry.all.map(clone)
+            if (try? copy.insertNow(all: clones)) == nil {
+                for registration in clones { try? copy.insertNow(all: [registration]) }
+            }
         }
         self.subtree = subtree
         self.ordered = ordered
