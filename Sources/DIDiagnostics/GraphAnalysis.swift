@@ -87,7 +87,7 @@ struct GraphAnalysis {
                 aliasOf: aliasOf,
                 arguments: registration.argumentTypes.map { String(describing: $0) },
                 isAsync: registration.isAsync,
-                edgesKnown: isAlias || !registration.dependencies.isEmpty || observed.built.contains(id),
+                edgesKnown: isAlias || registration.declaresDependencies || observed.built.contains(id),
                 shadows: shadows
             ))
         }

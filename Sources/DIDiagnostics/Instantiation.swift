@@ -74,7 +74,8 @@ struct Instantiation {
                 key: registration.key, kind: kind, body: registration.body, serviceType: registration.serviceType,
                 argumentTypes: registration.argumentTypes, scope: registration.scope,
                 overridable: registration.overridable, location: registration.location,
-                dependencies: registration.dependencies, keyPathName: registration.keyPathName
+                dependencies: registration.dependencies, declaresDependencies: registration.declaresDependencies,
+                keyPathName: registration.keyPathName
             )
             copyOf[ObjectIdentifier(registration)] = copy
             originalOf[ObjectIdentifier(copy)] = registration

@@ -222,4 +222,14 @@ import Testing
         #expect(report.findings.filter { $0.severity == .error }.map(\.id) == [.build])
         #expect(report.findings.first?.service == "Session")
     }
+
+    @Test func autoregisterWithoutParametersIsNotOpaque() throws {
+        let app = Container(name: "app")
+        try app.autoregister(Cache.self, scope: .singleton, initializer: Cache.init)
+        try app.register(Session.self) { _ in Session() }
+        let opaque = try #require(app.validate().findings.first { $0.id == .opaque })
+        #expect(opaque.service == "1 registration")
+        #expect(opaque.message.contains("Session in app"))
+        #expect(!opaque.message.contains("Cache"))
+    }
 }

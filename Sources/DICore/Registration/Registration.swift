@@ -46,6 +46,9 @@ package final class Registration: Sendable {
     package let location: SourceLocation
     /// Dependencies known without running the factory (`autoregister`), for diagnostics.
     package let dependencies: [Dependency]
+    /// Whether `dependencies` is the whole list (`autoregister`, even with no parameters); `false` for a
+    /// closure factory, whose dependencies diagnostics cannot see without running it.
+    package let declaresDependencies: Bool
     /// A number unique to this registration in the process, increasing in creation order (DIScopes keys
     /// instances by it).
     package let sequence: Int
@@ -64,6 +67,7 @@ package final class Registration: Sendable {
         overridable: Bool,
         location: SourceLocation,
         dependencies: [Dependency] = [],
+        declaresDependencies: Bool = false,
         keyPathName: String? = nil
     ) {
         self.key = key
@@ -75,6 +79,7 @@ package final class Registration: Sendable {
         self.overridable = overridable
         self.location = location
         self.dependencies = dependencies
+        self.declaresDependencies = declaresDependencies || !dependencies.isEmpty
         self.keyPathName = keyPathName
         self.sequence = Self.counter.add(1, ordering: .relaxed).newValue
         switch (kind, scope.kind) {
