@@ -3,15 +3,15 @@ import BenchmarkFixtures
 import DICore
 import DIDiagnostics
 
-// DIToolkit's diagnostics (DIDiagnostics): `validate()` and `graph().text()` of a 5-level tree of N
-// registrations, each with two declared dependencies, and the resolve rows with a trace attached and
-// detached (tracing must cost nothing once it is off).
+// DIToolkit's diagnostics (DIDiagnostics), named `Container.` like every DIToolkit row: `validate()` and
+// `graph().text()` of a 5-level tree of N registrations, each with two declared dependencies, and the
+// resolve rows in a container that was traced once (tracing must cost nothing once it is off).
 
 let benchmarks: @Sendable () -> Void = {
     for size in DiagnosticsTree.sizes {
         let tree = DiagnosticsTree(registrations: size)
         Benchmark(
-            "Diagnostics.validate-\(Scenario.label(size))",
+            "Container.validate-\(Scenario.label(size))",
             configuration: Scenario.macro(maxDuration: .seconds(2), maxIterations: 200)
         ) { benchmark in
             for _ in benchmark.scaledIterations {
@@ -19,7 +19,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         Benchmark(
-            "Diagnostics.graph-text-\(Scenario.label(size))",
+            "Container.graph-text-\(Scenario.label(size))",
             configuration: Scenario.macro(maxDuration: .seconds(2), maxIterations: 200)
         ) { benchmark in
             for _ in benchmark.scaledIterations {
@@ -35,12 +35,12 @@ let benchmarks: @Sendable () -> Void = {
     try! app.register(Cache.self) { _ in Cache() }
     blackHole(try! app.resolve(Logger.self))
     blackHole(app.trace { blackHole(try? app.resolve(Logger.self)) })
-    Benchmark("Diagnostics.resolve-singleton-after-trace", configuration: Scenario.micro) { benchmark in
+    Benchmark("Container.resolve-singleton-after-trace", configuration: Scenario.micro) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try app.resolve(Logger.self))
         }
     }
-    Benchmark("Diagnostics.resolve-transient-after-trace", configuration: Scenario.micro) { benchmark in
+    Benchmark("Container.resolve-transient-after-trace", configuration: Scenario.micro) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try app.resolve(Cache.self))
         }
