@@ -1,18 +1,24 @@
 import DICore
 
 extension Container {
-    /// Builds an `async` registration (found in `owner`) for a request to this container.
-    func instantiateAsync(_ registration: Registration, from owner: Container) async throws {
+    /// Builds an `async` registration (found in `owner`) for a request to this container; returns the
+    /// type of the instance.
+    @discardableResult
+    func instantiateAsync(_ registration: Registration, from owner: Container) async throws -> Any.Type {
         let target = registration.target
         let box = try await instanceBoxAsync(of: target, from: owner, requested: registration.serviceType)
         try checkAlias(registration, box: box, owner: owner)
+        return type(of: target.erased.unbox(box))
     }
 
-    /// Builds `registration` (found in `owner`) for a request to this container, by the engine's own path.
-    func instantiate(_ registration: Registration, from owner: Container) throws {
+    /// Builds `registration` (found in `owner`) for a request to this container, by the engine's own path;
+    /// returns the type of the instance.
+    @discardableResult
+    func instantiate(_ registration: Registration, from owner: Container) throws -> Any.Type {
         let target = registration.target
         let box = try instanceBox(of: target, from: owner, requested: registration.serviceType)
         try checkAlias(registration, box: box, owner: owner)
+        return type(of: target.erased.unbox(box))
     }
 
     /// Throws `typeMismatch` when `registration` is an alias its target's instance (in `box`) does not conform to.

@@ -12,7 +12,8 @@ extension DependencyGraph {
     ///   "container": "app",
     ///   "containers": [{"id": "c0", "name": "app", "tags": [], "parent": null, "ancestor": false}],
     ///   "services": [{"id": "s0", "container": "c0", "service": "Logger", "type": "Logger", "name": null,
-    ///                 "scope": "singleton", "file": "App/Setup.swift", "line": 7, "aliasOf": null,
+    ///                 "scope": "singleton", "file": "App/Setup.swift", "line": 7,
+    ///                 "implementation": "ConsoleLogger", "aliasOf": null,
     ///                 "arguments": [], "async": false, "edgesKnown": true, "shadows": null, "findings": []}],
     ///   "edges": [{"from": "s1", "to": "s0", "dependency": "Logger", "kind": "declared"}],
     ///   "findings": [{"id": "DI-MISSING", "severity": "error", "service": "…", "container": "…",
@@ -22,7 +23,8 @@ extension DependencyGraph {
     /// ```
     ///
     /// Ids (`c0`, `s0`) are positions: containers depth first from the root, registrations in registration
-    /// order. An edge's `to` is `null` when nothing provides the dependency; `kind` is `declared`,
+    /// order. `implementation` is the type of the instance when the graph was made with
+    /// `instantiating: true` and it differs from the service type, `null` otherwise. An edge's `to` is `null` when nothing provides the dependency; `kind` is `declared`,
     /// `observed` or `alias`.
     ///
     /// - Returns: A JSON object, keys in a fixed order, one field per line.
@@ -50,6 +52,7 @@ extension DependencyGraph {
                 ("scope", .string(node.scope)),
                 ("file", .string(node.location.fileID)),
                 ("line", .number(node.location.line)),
+                ("implementation", node.implementation.map { .string(String(describing: $0)) } ?? .null),
                 ("aliasOf", node.aliasOf.map { .string("s\($0)") } ?? .null),
                 ("arguments", .array(node.arguments.map(JSON.string))),
                 ("async", .bool(node.isAsync)),

@@ -16,7 +16,9 @@ extension DependencyGraph {
     /// A service that several others use is printed once, where it is registered; edges name it with the
     /// container that provides it instead of repeating it. Edges read `→ X (app)` when declared,
     /// `→ X (app, observed)` when observed while building, `= alias of X (app)` for `implements(_:)` and
-    /// `→ X (missing)` when nothing provides them. Findings are listed in brackets by ID.
+    /// `→ X (missing)` when nothing provides them. Findings are listed in brackets by ID; a graph made with
+    /// `instantiating: true` also names the type each service was built as, when it differs
+    /// (`[implementation: ConsoleLogger]`).
     ///
     /// - Returns: The tree, one line per container, registration and edge, ending with a summary line.
     public func text() -> String {
@@ -85,6 +87,7 @@ extension DependencyGraph {
     func markers(of service: Int) -> [String] {
         let node = services[service]
         var result: [String] = []
+        if let implementation = node.implementation { result.append("implementation: \(implementation)") }
         if !node.arguments.isEmpty { result.append("arguments: \(node.arguments.joined(separator: ", "))") }
         if node.isAsync { result.append("async") }
         if let hidden = node.shadows { result.append("shadows \(containers[services[hidden].container].name)") }

@@ -39,6 +39,9 @@ public struct DependencyGraph: Sendable {
         let isAsync: Bool
         let edgesKnown: Bool
         let shadows: Int?
+        /// The type of the instance, when the graph was made by building it and it differs from the
+        /// service type (`ConsoleLogger` behind `any Logger`).
+        let implementation: Any.Type?
 
         var display: String { label.text }
         var typeName: String { String(describing: label.type) }

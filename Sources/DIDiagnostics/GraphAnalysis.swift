@@ -88,7 +88,10 @@ struct GraphAnalysis {
                 arguments: registration.argumentTypes.map { String(describing: $0) },
                 isAsync: registration.isAsync,
                 edgesKnown: isAlias || registration.declaresDependencies || observed.built.contains(id),
-                shadows: shadows
+                shadows: shadows,
+                implementation: observed.implementations[id].flatMap {
+                    ObjectIdentifier($0) == ObjectIdentifier(registration.serviceType) ? nil : $0
+                }
             ))
         }
     }

@@ -35,8 +35,8 @@ struct Instantiation {
         for (registration, owner, copy, original) in instantiation.work(includingAsync: true) {
             if registration.isAsync {
                 do {
-                    try await copy.instantiateAsync(registration, from: owner)
-                    instantiation.recorder.markBuilt(registration.target)
+                    let built = try await copy.instantiateAsync(registration, from: owner)
+                    instantiation.built(registration, as: built)
                 } catch {
                     instantiation.fail(error, registration, owner, original)
                 }
@@ -137,13 +137,20 @@ struct Instantiation {
         _ registration: Registration,
         _ owner: Container,
         _ original: Container,
-        _ body: () throws -> Void
+        _ body: () throws -> Any.Type
     ) {
         do {
-            try body()
-            recorder.markBuilt(registration.target)
+            built(registration, as: try body())
         } catch {
             fail(error, registration, owner, original)
+        }
+    }
+
+    /// Records that `registration`'s target was built, as an instance of `implementation`.
+    private mutating func built(_ registration: Registration, as implementation: Any.Type) {
+        recorder.markBuilt(registration.target)
+        if let original = originalOf[ObjectIdentifier(registration.target)] {
+            observed.implementations[ObjectIdentifier(original)] = implementation
         }
     }
 

@@ -7,6 +7,9 @@ struct ObservedEdges: Sendable {
     var dependencies: [ObjectIdentifier: [DependencyRef]] = [:]
     /// Registrations whose factory ran: their edges are known even when they resolved nothing.
     var built: Set<ObjectIdentifier> = []
+    /// The type of the instance each registration built, when it was built (the implementation behind a
+    /// protocol).
+    var implementations: [ObjectIdentifier: Any.Type] = [:]
 
     mutating func add(_ dependency: DependencyRef, to registration: ObjectIdentifier) {
         var list = dependencies[registration] ?? []

@@ -75,6 +75,24 @@ import Testing
             """)
     }
 
+    @Test func buildingNamesTheImplementationBehindAProtocol() throws {
+        let app = Container(name: "app")
+        try app.register((any Logger).self, scope: .singleton, fileID: "App/Setup.swift", line: 7) { _ in
+            ConsoleLogger()
+        }
+        try app.autoregister(Database.self, scope: .singleton, fileID: "App/Setup.swift", line: 9,
+                             initializer: Database.init)
+        #expect(app.graph(instantiating: true).text() == """
+            app
+            ├── Logger    singleton  App/Setup.swift:7  [implementation: ConsoleLogger]
+            └── Database  singleton  App/Setup.swift:9
+                └── → Logger (app)
+            2 registrations in 1 container; findings: 0 errors, 0 warnings, 0 notes.
+            """)
+        #expect(app.graph().json().contains("\"implementation\": null"))
+        #expect(app.graph(instantiating: true).json().contains("\"implementation\": \"ConsoleLogger\""))
+    }
+
     @Test func everyRenderingIsDeterministic() throws {
         let (app, children) = try Self.brokenTree()
         defer { withExtendedLifetime(children) {} }
