@@ -93,6 +93,15 @@ import Testing
         #expect(app.graph(instantiating: true).json().contains("\"implementation\": \"ConsoleLogger\""))
     }
 
+    @Test func keypathRegistrationsPrintAsKeyPaths() throws {
+        let app = Container(name: "app")
+        try app.register(\.diagnosticsCache, fileID: "App/Keys.swift", line: 2) { _ in Cache() }
+        let text = app.graph().text()
+        #expect(text.hasPrefix("app\n└── \\.diagnosticsCache  transient  App/Keys.swift:2"))
+        let dot = app.graph().dot()
+        #expect(dot.contains("label=\"\\\\.diagnosticsCache\\ntransient"))
+    }
+
     @Test func everyRenderingIsDeterministic() throws {
         let (app, children) = try Self.brokenTree()
         defer { withExtendedLifetime(children) {} }
@@ -181,4 +190,8 @@ import Testing
         let services = try #require(object["services"] as? [[String: Any]])
         #expect(services.first?["name"] as? String == "tab\there")
     }
+}
+
+extension ServiceKeys {
+    fileprivate var diagnosticsCache: ServiceKey<Cache> { .init { _ in Cache() } }
 }
