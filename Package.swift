@@ -29,6 +29,7 @@ let package = Package(
         .testTarget(name: "DIScopesTests", dependencies: ["DIScopes"]),
         .testTarget(name: "DIPropertyWrappersTests", dependencies: ["DIPropertyWrappers"]),
         .testTarget(name: "DITestingTests", dependencies: ["DITesting", "DIScopes"]),
+        .testTarget(name: "DIDiagnosticsTests", dependencies: ["DIDiagnostics", "DIScopes"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -45,6 +45,22 @@ let package = Package(
             ]
         ),
 
+        // DIToolkit: validate() and graph text at 100 / 1,000 / 10,000 registrations (DIDiagnostics), and
+        // resolves in a container that was traced (tracing must cost nothing once it is off).
+        .executableTarget(
+            name: "DiagnosticsBenchmarks",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DIDiagnostics", package: "DIToolkit"),
+            ],
+            path: "Benchmarks/Diagnostics",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
+            ]
+        ),
+
         // DIToolkit: @Inject and @LazyInject (DIPropertyWrappers).
         .executableTarget(
             name: "PropertyWrapperBenchmarks",

@@ -91,6 +91,14 @@ SCENARIOS = [
     ("threads-graph", "2 threads vs 1, graph-5: aggregate throughput", 0, "speedup"),
     ("memory-10M-resolves", "RSS growth over 10M transient resolves", 1, "memory"),
     ("memory-100k-reregistrations", "RSS growth over 100,000 re-registrations of one key (200 live keys)", 1, "memory"),
+    ("resolve-singleton-after-trace", "cached singleton resolve, container traced once before", 1000, "time"),
+    ("resolve-transient-after-trace", "transient resolve, container traced once before", 1000, "time"),
+    ("validate-100", "`validate()`, 5-level tree of 100 registrations", 1, "time"),
+    ("validate-1k", "`validate()`, 5-level tree of 1,000 registrations", 1, "time"),
+    ("validate-10k", "`validate()`, 5-level tree of 10,000 registrations", 1, "time"),
+    ("graph-text-100", "`graph().text()`, 5-level tree of 100 registrations", 1, "time"),
+    ("graph-text-1k", "`graph().text()`, 5-level tree of 1,000 registrations", 1, "time"),
+    ("graph-text-10k", "`graph().text()`, 5-level tree of 10,000 registrations", 1, "time"),
 ]
 
 CONTENDERS = [("Container", "DIToolkit"), ("Swinject", "Swinject"),
@@ -194,6 +202,12 @@ def target(suffix, values):
         "resolve-missing-10k": ("≤ 2 µs", lambda: mine <= 2_000),
         "register-resolve-100k": ("≤ 100 ms", lambda: mine <= 100_000_000),
         "threads-singleton": ("≥ 1.5×", lambda: mine >= 1.5),
+        "resolve-singleton-after-trace": ("= resolve-singleton",
+            lambda: mine <= 1.1 * (median_ns("Container", "resolve-singleton", 1000) or 0)),
+        "resolve-transient-after-trace": ("= resolve-transient",
+            lambda: mine <= 1.1 * (median_ns("Container", "resolve-transient", 1000) or 0)),
+        "validate-1k": ("≤ 5 ms", lambda: mine <= 5_000_000),
+        "graph-text-1k": ("≤ 10 ms", lambda: mine <= 10_000_000),
         # package-benchmark itself grows the process by about 1 MB during a run, so "flat" is
         # measured against the hand-written run, which holds nothing.
         "memory-10M-resolves": ("flat (≤ hand-written + 1 MB)",

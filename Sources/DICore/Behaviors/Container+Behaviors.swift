@@ -96,7 +96,9 @@ extension Container {
         throws -> Service
     {
         if isClosed { throw closedError(type, name: registration.key.name) }
-        let value = try produce(registration, from: owner, as: type)
+        let value = registry.isTapped
+            ? try resolveTapped(registration, from: owner, as: type)
+            : try produce(registration, from: owner, as: type)
         reportResolved(registration, heldBy: owner, instance: value)
         return value
     }

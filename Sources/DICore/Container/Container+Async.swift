@@ -68,7 +68,9 @@ extension Container {
         return value
     }
 
-    private func instanceBoxAsync(of registration: Registration, from owner: Container, requested: Any.Type)
+    /// The boxed instance of a registration for an `async` resolve, placed by its lifetime (package: diagnostics
+    /// build every service of a copied tree through it).
+    package func instanceBoxAsync(of registration: Registration, from owner: Container, requested: Any.Type)
         async throws -> AnyObject
     {
         let resolution = ResolutionScope.task(AsyncResolution.current)

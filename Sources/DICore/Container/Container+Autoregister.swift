@@ -58,7 +58,7 @@ extension Container {
         for parameter in repeat (each Parameter).self { dependencies.append(Dependency(parameter)) }
         let registration = Self.makeRegistration(
             type, name: name, scope: scope, overridable: overridable, location: location,
-            dependencies: dependencies
+            dependencies: dependencies, declaresDependencies: true
         ) { r in
             try initializer(repeat try r.resolve((each Parameter).self, name: nil))
         }

@@ -118,6 +118,14 @@ extension Container {
         )
     }
 
+    /// The registration that builds the instances of `registration` when it is found in this container, with
+    /// the container that holds it: itself, or, for an alias, the registration its target key names now;
+    /// `nil` when an alias names nothing any more.
+    package func builder(of registration: Registration) -> (registration: Registration, owner: Container)? {
+        guard let key = registration.aliasTarget else { return (registration, self) }
+        return try? aliasTarget(of: registration, key: key, in: self, as: registration.serviceType)
+    }
+
     /// The instance of an alias's target as the alias type, or `typeMismatch` when it does not conform.
     func cast<Service>(_ value: Any, through alias: Registration, target: Registration) throws -> Service {
         guard let cast = unsafeDowncast(alias.body, to: AliasBox<Service>.self).cast(value) else {

@@ -77,6 +77,7 @@ extension Container {
         overridable: Bool,
         location: SourceLocation,
         dependencies: [Dependency] = [],
+        declaresDependencies: Bool = false,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) -> Registration {
         Registration(
@@ -88,6 +89,7 @@ extension Container {
             overridable: overridable,
             location: location,
             dependencies: dependencies,
+            declaresDependencies: declaresDependencies,
             keyPathName: keyPathName
         )
     }

@@ -9,7 +9,9 @@ package final class LookupContext: Sendable {
     let key: RegistrationKey
     let type: Any.Type
 
-    init(container: Container, key: RegistrationKey, type: Any.Type) {
+    /// A lookup of `key` (whose service type is `type`) made from `container`; diagnostics make one to reuse
+    /// the suggestions of a failed resolve without resolving.
+    package init(container: Container, key: RegistrationKey, type: Any.Type) {
         self.weakContainer = container
         self.containerName = container.name
         self.key = key
@@ -31,10 +33,10 @@ package final class LookupContext: Sendable {
     }
 
     /// Registrations that were probably meant, likeliest first.
-    func suggestions() -> [String] { matches().map(\.sentence) }
+    package func suggestions() -> [String] { matches().map(\.sentence) }
 
     /// The way out, as one line of code: it follows the likeliest close match when there is one.
-    func fix(code: ResolutionError.Code) -> String? {
+    package func fix(code: ResolutionError.Code) -> String? {
         guard code == .notRegistered || code == .argumentMismatch else { return nil }
         if let fix = matches().first?.fix { return fix }
         let nameArgument = key.name.map { ", name: \"\($0)\"" } ?? ""

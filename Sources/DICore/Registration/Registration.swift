@@ -48,6 +48,9 @@ package final class Registration: Sendable {
     package let location: SourceLocation
     /// Dependencies known without running the factory (`autoregister`), for diagnostics.
     package let dependencies: [Dependency]
+    /// Whether `dependencies` is the whole list (`autoregister`, even with no parameters); `false` for a
+    /// closure factory, whose dependencies diagnostics cannot see without running it.
+    package let declaresDependencies: Bool
     /// A number unique to this registration in the process, increasing in creation order (DIScopes keys
     /// instances by it).
     package let sequence: Int
@@ -71,6 +74,7 @@ package final class Registration: Sendable {
         overridable: Bool,
         location: SourceLocation,
         dependencies: [Dependency] = [],
+        declaresDependencies: Bool = false,
         keyPathName: String? = nil,
         aliasOf aliased: Registration? = nil
     ) {
@@ -83,6 +87,7 @@ package final class Registration: Sendable {
         self.overridable = overridable
         self.location = location
         self.dependencies = dependencies
+        self.declaresDependencies = declaresDependencies || !dependencies.isEmpty
         self.keyPathName = keyPathName
         self.aliasedType = aliased.map { $0.aliasedType ?? $0.serviceType }
         switch kind {

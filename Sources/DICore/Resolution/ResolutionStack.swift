@@ -30,6 +30,9 @@ final class ResolutionStack {
     @exclusivity(unchecked) private var frames: UnsafeMutablePointer<Frame>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private(set) var depth = 0
+    /// How many builds this thread entered, ever; a diagnostics tap compares it before and after a resolve
+    /// to tell a built instance from a reused one.
+    @exclusivity(unchecked) private(set) var builds = 0
     /// The async resolution this thread's synchronous builds are nested in, if any.
     @exclusivity(unchecked) var asyncOuter: AsyncResolution?
     /// `.graph` instances of the current top-level resolve, by registration.
@@ -162,6 +165,12 @@ final class ResolutionStack {
         }
         (frames + depth).initialize(to: Frame(registration: registration, container: container, requested: requested))
         depth += 1
+        builds &+= 1
+    }
+
+    /// The innermost build on this thread (the factory that is running), `nil` when none is.
+    var innermost: (registration: Registration, container: Container)? {
+        depth == 0 ? nil : (frames[depth - 1].registration, frames[depth - 1].container)
     }
 
     /// Whether nothing is being built on this thread.

@@ -23,16 +23,25 @@ package final class RegistrationTable: Sendable {
     @usableFromInline let isClosed: Bool
     /// Set while a `ResolutionBehavior` observes this container: the slow path reports resolutions.
     package let observesResolutions: Bool
-    /// `isClosed || observesResolutions`: the one flag the fast path checks to leave for the slow path.
+    /// Set while a diagnostics tap (a trace, an edge recorder) watches this container.
+    package let isTapped: Bool
+    /// `isClosed || observesResolutions || isTapped`: the one flag the fast path checks to leave for the
+    /// slow path.
     @usableFromInline package let needsSlowPath: Bool
 
     package var count: Int { registrations.count }
 
-    package init(_ registrations: [Registration], isClosed: Bool = false, observesResolutions: Bool = false) {
+    package init(
+        _ registrations: [Registration],
+        isClosed: Bool = false,
+        observesResolutions: Bool = false,
+        isTapped: Bool = false
+    ) {
         self.registrations = registrations
         self.isClosed = isClosed
         self.observesResolutions = observesResolutions
-        self.needsSlowPath = isClosed || observesResolutions
+        self.isTapped = isTapped
+        self.needsSlowPath = isClosed || observesResolutions || isTapped
         var capacity = 8
         while capacity < registrations.count * 2 { capacity <<= 1 }
         mask = capacity - 1

@@ -30,6 +30,8 @@ package final class Registry: Sendable {
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
         var pendingReplacesPublished = false
         var lockedHits = 0
+        /// How many diagnostics taps watch this container; the table is tapped while it is above zero.
+        var taps = 0
         /// Replaced tables not yet checked against the readers.
         var retired: [RegistrationTable] = []
         /// Replaced tables that readers were inside when they were checked, with those readers.
@@ -202,6 +204,18 @@ package final class Registry: Sendable {
 
     package var observesResolutions: Bool { withTable { $0.observesResolutions } }
 
+    /// Adds (`+1`) or removes (`-1`) a diagnostics tap; while any is attached, resolves take the slow path,
+    /// which reports them to the taps. Unlike behaviours, taps come off again.
+    package func tap(_ delta: Int) {
+        state.withLock { state in
+            let wasTapped = state.taps > 0
+            state.taps = max(0, state.taps + delta)
+            if wasTapped != (state.taps > 0) { publish(&state) }
+        }
+    }
+
+    package var isTapped: Bool { withTable { $0.isTapped } }
+
     /// Whether resolves must take the slow path (closed, or observed); one load of the published table.
     package var needsSlowPath: Bool { withTable { $0.needsSlowPath } }
 
@@ -218,7 +232,8 @@ package final class Registry: Sendable {
         let table = RegistrationTable(
             merged,
             isClosed: closing || state.table.isClosed,
-            observesResolutions: observing || state.table.observesResolutions
+            observesResolutions: observing || state.table.observesResolutions,
+            isTapped: state.taps > 0
         )
         let old = state.table
         state.table = table

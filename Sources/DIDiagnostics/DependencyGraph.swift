@@ -1,0 +1,109 @@
+import DICore
+
+/// The dependency graph of a container tree: containers, registrations, the edges between them and what
+/// validation found; one model with four renderings, `text()`, `dot()`, `mermaid()` and `json()`.
+///
+/// A graph is a snapshot: it keeps no container alive and does not change when the containers do. Every
+/// rendering is deterministic (the same registrations give the same string), so tests can compare them
+/// with committed files.
+///
+/// ```swift
+/// let graph = app.graph()
+/// print(graph.text())
+/// try graph.dot().write(toFile: "graph.dot", atomically: true, encoding: .utf8)   // dot -Tsvg graph.dot
+/// ```
+///
+/// The graph covers the container it was made from, its ancestors (so every edge has somewhere to point)
+/// and its descendants. Edges are **declared** (the parameters of `autoregister`, known without running
+/// anything), **observed** (recorded while a factory ran, by `validate(instantiating: true)`) or **alias**
+/// edges (`implements(_:)`). A registration made with a closure factory that was never seen running has
+/// unknown edges and is marked opaque.
+public struct DependencyGraph: Sendable {
+    struct ContainerNode: Sendable {
+        let name: String
+        let tags: [String]
+        let parent: Int?
+        var children: [Int] = []
+        var services: [Int] = []
+        /// Whether the container is an ancestor of the one the graph was made from (shown for context).
+        let isAncestor: Bool
+    }
+
+    struct ServiceNode: Sendable {
+        let container: Int
+        let label: ServiceLabel
+        let scope: String
+        let location: SourceLocation
+        let aliasOf: Int?
+        let arguments: [String]
+        let isAsync: Bool
+        let edgesKnown: Bool
+        let shadows: Int?
+        /// The type of the instance, when the graph was made by building it and it differs from the
+        /// service type (`ConsoleLogger` behind `any Logger`).
+        let implementation: Any.Type?
+
+        var display: String { label.text }
+        var typeName: String { String(describing: label.type) }
+        var name: String? { label.name }
+    }
+
+    enum EdgeKind: String, Sendable {
+        case declared
+        case observed
+        case alias
+    }
+
+    struct Edge: Sendable {
+        let from: Int
+        /// The service the dependency resolves to from the dependent's container, `nil` when none does.
+        let to: Int?
+        /// The dependency as written: `Database "primary"`.
+        let label: ServiceLabel
+        let kind: EdgeKind
+
+        var dependency: String { label.text }
+    }
+
+    /// The name of the container the graph was made from.
+    public let container: String
+    let containers: [ContainerNode]
+    let services: [ServiceNode]
+    let edges: [Edge]
+    /// What validation found, in report order.
+    public let findings: [Finding]
+    /// The IDs of the findings about each service, by service index.
+    let marks: [Int: [Finding.ID]]
+
+    /// How many registrations the graph holds, in every container it covers.
+    public var registrationCount: Int { services.count }
+
+    /// How many containers the graph covers.
+    public var containerCount: Int { containers.count }
+
+    /// The edges leaving service `index`, in the order they were found.
+    func edges(from index: Int) -> [Edge] {
+        edgesByService[index] ?? []
+    }
+
+    private let edgesByService: [Int: [Edge]]
+
+    init(
+        container: String,
+        containers: [ContainerNode],
+        services: [ServiceNode],
+        edges: [Edge],
+        findings: [Finding],
+        marks: [Int: [Finding.ID]]
+    ) {
+        self.container = container
+        self.containers = containers
+        self.services = services
+        self.edges = edges
+        self.findings = findings
+        self.marks = marks
+        var byService: [Int: [Edge]] = [:]
+        for edge in edges { byService[edge.from, default: []].append(edge) }
+        edgesByService = byService
+    }
+}

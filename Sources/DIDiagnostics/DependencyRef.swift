@@ -1,0 +1,43 @@
+import DICore
+
+/// A dependency as the analysis follows it: the exact key, the type for messages and suggestions.
+struct DependencyRef: Sendable {
+    let key: RegistrationKey
+    let type: Any.Type
+    let label: ServiceLabel
+    /// For `Optional<T>`: the key of `T`, tried when nothing is registered for the optional itself.
+    let wrapped: (key: RegistrationKey, type: Any.Type)?
+    let observed: Bool
+
+    var display: String { label.text }
+
+    init(_ dependency: Dependency) {
+        key = RegistrationKey(type: ObjectIdentifier(dependency.type), name: dependency.name)
+        type = dependency.type
+        label = ServiceLabel(type: dependency.type, name: dependency.name, keyPathName: nil)
+        if let optional = dependency.type as? any OptionalMarker.Type {
+            wrapped = (RegistrationKey(type: ObjectIdentifier(optional.wrappedType), name: dependency.name),
+                       optional.wrappedType)
+        } else {
+            wrapped = nil
+        }
+        observed = false
+    }
+
+    init(observed registration: Registration) {
+        key = registration.key
+        type = registration.serviceType
+        label = ServiceLabel(type: registration.serviceType, name: registration.name, keyPathName: registration.keyPathName)
+        wrapped = nil
+        observed = true
+    }
+}
+
+/// Lets the analysis see through `Optional<T>` dependencies, which resolve to `nil` when `T` is missing.
+protocol OptionalMarker {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalMarker {
+    static var wrappedType: Any.Type { Wrapped.self }
+}

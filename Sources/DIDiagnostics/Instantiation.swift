@@ -1,0 +1,218 @@
+import DICore
+
+/// Builds every service of a container subtree in throw-away copies of its containers, recording what each
+/// factory resolves and turning every failure into a finding.
+///
+/// The copies have the same names, tags, shape and registrations (factories included) as the originals,
+/// but registrations of their own, so every instance slot starts empty: nothing the real containers hold is
+/// built or touched, and the copies are closed (disposing what they built) when the pass ends. A factory
+/// that resolves through a container it captured, instead of its `Resolver` argument, still reaches that
+/// real container; that is the one thing a copy cannot redirect.
+struct Instantiation {
+    private(set) var observed = ObservedEdges()
+    private(set) var findings: [Finding] = []
+
+    /// The originals of the validated subtree, asked container first.
+    private let subtree: [Container]
+    /// Every copy, ancestors first.
+    private let ordered: [Container]
+    private let copies: [ObjectIdentifier: Container]
+    private let originalOf: [ObjectIdentifier: Registration]
+    private let recorder: EdgeRecorder
+
+    /// Builds every synchronous service of `container`'s subtree in copies.
+    init(_ container: Container) {
+        self.init(copying: container)
+        for (registration, owner, copy, original) in work(includingAsync: false) {
+            build(registration, owner, original) { try copy.instantiate(registration, from: owner) }
+        }
+        finish()
+    }
+
+    /// Builds every service of `container`'s subtree in copies, `async` ones with `resolveAsync`.
+    static func including(async container: Container) async -> Instantiation {
+        var instantiation = Instantiation(copying: container)
+        for (registration, owner, copy, original) in instantiation.work(includingAsync: true) {
+            if registration.isAsync {
+                do {
+                    let built = try await copy.instantiateAsync(registration, from: owner)
+                    instantiation.built(registration, as: built)
+                } catch {
+                    instantiation.fail(error, registration, owner, original)
+                }
+            } else {
+                instantiation.build(registration, owner, original) { try copy.instantiate(registration, from: owner) }
+            }
+        }
+        instantiation.finish()
+        return instantiation
+    }
+
+    /// Copies the tree, registrations included, and starts recording what factories resolve.
+    private init(copying container: Container) {
+        let ancestors = Array(container.ancestry.dropFirst().reversed())
+        var subtree: [Container] = []
+        var stack = [container]
+        while let next = stack.popLast() {
+            subtree.append(next)
+            stack += next.children.reversed()
+        }
+        let originals = ancestors + subtree
+
+        var copies: [ObjectIdentifier: Container] = [:]
+        var copyOf: [ObjectIdentifier: Registration] = [:]
+        var originalOf: [ObjectIdentifier: Registration] = [:]
+        func clone(_ registration: Registration) -> Registration {
+            if let done = copyOf[ObjectIdentifier(registration)] { return done }
+            // An alias names its target by key, which finds the target's copy in the copied containers.
+            let copy = Registration(
+                key: registration.key, kind: registration.kind, body: registration.body,
+                serviceType: registration.serviceType,
+                argumentTypes: registration.argumentTypes, scope: registration.scope,
+                overridable: registration.overridable, location: registration.location,
+                dependencies: registration.dependencies, declaresDependencies: registration.declaresDependencies,
+                keyPathName: registration.keyPathName, aliasOf: registration.aliasTarget == nil ? nil : registration
+            )
+            copyOf[ObjectIdentifier(registration)] = copy
+            originalOf[ObjectIdentifier(copy)] = registration
+            return copy
+        }
+        var ordered: [Container] = []
+        for original in originals {
+            let copy: Container
+            if let parent = original.parent, let parentCopy = copies[ObjectIdentifier(parent)] {
+                copy = parentCopy.child(name: original.name, tags: original.tags)
+            } else {
+                copy = Container(name: original.name, tags: original.tags)
+            }
+            copies[ObjectIdentifier(original)] = copy
+            ordered.append(copy)
+            // All at once; should a lifetime refuse one of them here, the others still go in, one by one.
+            let clones = original.registry.all.map(clone)
+            if (try? copy.insertNow(all: clones)) == nil {
+                for registration in clones { try? copy.insertNow(all: [registration]) }
+            }
+        }
+        self.subtree = subtree
+        self.ordered = ordered
+        self.copies = copies
+        self.originalOf = originalOf
+        recorder = EdgeRecorder(containers: ordered)
+        ResolutionTaps.add(recorder, to: ordered)
+    }
+
+    /// What to build: every registration visible from every copy of the subtree, once per container
+    /// where it can differ (a kept instance of an ancestor is built from that ancestor only).
+    private func work(includingAsync: Bool)
+        -> [(registration: Registration, owner: Container, copy: Container, original: Container)]
+    {
+        var result: [(Registration, Container, Container, Container)] = []
+        for original in subtree {
+            let copy = copies[ObjectIdentifier(original)]!
+            var seen = Set<RegistrationKey>()
+            for owner in copy.ancestry {
+                for registration in owner.registry.all where seen.insert(registration.key).inserted {
+                    let target = owner.builder(of: registration)?.registration ?? registration
+                    if owner !== copy, Self.resolvesWhereRegistered(target.scope.name) { continue }
+                    guard includingAsync || !registration.isAsync, registration.argumentTypes.isEmpty,
+                          target.argumentTypes.isEmpty
+                    else { continue }
+                    // A `.matching(tag)` service is only meant to be asked for below a tagged container.
+                    if let tag = GraphAnalysis.matchingTag(target.scope.name),
+                       !copy.ancestry.contains(where: { $0.tags.contains(tag) })
+                    {
+                        continue
+                    }
+                    result.append((registration, owner, copy, original))
+                }
+            }
+        }
+        return result
+    }
+
+    private mutating func build(
+        _ registration: Registration,
+        _ owner: Container,
+        _ original: Container,
+        _ body: () throws -> Any.Type
+    ) {
+        do {
+            built(owner.builder(of: registration)?.registration ?? registration, as: try body())
+        } catch {
+            fail(error, registration, owner, original)
+        }
+    }
+
+    /// Records that `target` (the registration that builds instances, an alias's target for an alias) was
+    /// built, as an instance of `implementation`.
+    private mutating func built(_ target: Registration, as implementation: Any.Type) {
+        recorder.markBuilt(target)
+        if let original = originalOf[ObjectIdentifier(target)] {
+            observed.implementations[ObjectIdentifier(original)] = implementation
+        }
+    }
+
+    private mutating func fail(_ error: any Error, _ registration: Registration, _ owner: Container, _ original: Container) {
+        if let error = error as? ResolutionError {
+            findings.append(Self.finding(for: error, in: original.name))
+            return
+        }
+        findings.append(Finding(
+            id: .build, severity: .error, service: registration.displayName, container: original.name,
+            message: "Building \(registration.displayName) failed: \(error).",
+            path: [PathElement(registration, requested: registration.serviceType, in: owner)],
+            help: "Fix the factory registered at \(registration.location)."
+        ))
+    }
+
+    /// Stops recording, closes the copies (disposing what they built) and maps what was observed back to
+    /// the original registrations.
+    private mutating func finish() {
+        ResolutionTaps.remove(recorder, from: ordered)
+        for copy in ordered.reversed() { copy.close() }
+        let recorded = recorder.recorded
+        for (registration, dependencies) in recorded.dependencies {
+            guard let original = originalOf[registration] else { continue }
+            for dependency in dependencies {
+                observed.add(dependency, to: ObjectIdentifier(original))
+            }
+        }
+        for registration in recorded.built {
+            if let original = originalOf[registration] { observed.built.insert(ObjectIdentifier(original)) }
+        }
+    }
+
+    /// `singleton`, `cached` and `weak` instances resolve their dependencies where they are registered.
+    static func resolvesWhereRegistered(_ scope: String) -> Bool {
+        scope == "singleton" || scope == "cached" || scope == "weak"
+    }
+
+    /// The finding for a resolution error met while building, by its code.
+    static func finding(for error: ResolutionError, in container: String) -> Finding {
+        let id: Finding.ID
+        let help: String
+        switch error.code {
+        case .notRegistered, .requiredKeyMissing:
+            id = .missing
+            help = "Register \(error.service) in \(error.searchedContainers.first ?? container) or an ancestor."
+        case .circularDependency, .depthLimitExceeded:
+            id = .cycle
+            help = "Break the cycle: resolve one side lazily (a factory closure or @LazyInject), or move what "
+                + "both need into a service of its own."
+        case .typeMismatch:
+            id = .alias
+            help = "Make the implementation conform to the alias type, or remove the .implements(_:) call."
+        case .scopeUnavailable:
+            id = .matching
+            help = "Resolve it from a container with the tag its lifetime needs, or change its lifetime."
+        default:
+            id = .build
+            help = error.path.last?.location.map { "Fix the factory registered at \($0)." }
+                ?? "Fix the factory of \(error.service)."
+        }
+        return Finding(
+            id: id, severity: .error, service: error.service, container: container, message: error.message,
+            path: error.path, suggestions: error.suggestions, help: help
+        )
+    }
+}

@@ -1,0 +1,19 @@
+import DICore
+
+/// Dependencies recorded while factories ran (`validate(instantiating: true)`), by the registration whose
+/// factory resolved them.
+struct ObservedEdges: Sendable {
+    /// What each registration's factory resolved, in order, without repeats.
+    var dependencies: [ObjectIdentifier: [DependencyRef]] = [:]
+    /// Registrations whose factory ran: their edges are known even when they resolved nothing.
+    var built: Set<ObjectIdentifier> = []
+    /// The type of the instance each registration built, when it was built (the implementation behind a
+    /// protocol).
+    var implementations: [ObjectIdentifier: Any.Type] = [:]
+
+    mutating func add(_ dependency: DependencyRef, to registration: ObjectIdentifier) {
+        var list = dependencies[registration] ?? []
+        if !list.contains(where: { $0.key == dependency.key }) { list.append(dependency) }
+        dependencies[registration] = list
+    }
+}

@@ -1,0 +1,197 @@
+import DICore
+import DIDiagnostics
+import Foundation
+import Testing
+
+@Suite struct DependencyGraphTests {
+    /// The healthy tree with one broken child, so that every marker shows up.
+    static func brokenTree() throws -> (app: Container, children: [Container]) {
+        let (app, checkout) = try Graphs.healthy()
+        try checkout.autoregister(Cart.self, fileID: "App/Checkout.swift", line: 6, initializer: Cart.init)
+        try app.register(NotARouter.self, scope: .singleton, fileID: "App/Router.swift", line: 3) { _ in
+            NotARouter()
+        }.implements((any Router).self, fileID: "App/Router.swift", line: 4)
+        return (app, [checkout])
+    }
+
+    @Test func textIsTheExactTree() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        #expect(app.graph().text() == """
+            app
+            ├── Logger      singleton  App/Setup.swift:7  [DI-OPAQUE]
+            ├── Database    singleton  App/Setup.swift:9
+            │   └── → Logger (app)
+            ├── Cache       singleton  App/Setup.swift:11  [DI-OPAQUE]
+            ├── Repository  singleton  App/Setup.swift:12
+            │   ├── → Database (app)
+            │   └── → Cache (app)
+            ├── NotARouter  singleton  App/Router.swift:3  [DI-OPAQUE]
+            ├── Router      singleton  App/Router.swift:4
+            │   └── = alias of NotARouter (app)
+            └── checkout
+                ├── Cache      singleton  App/Checkout.swift:3  [shadows app]  [DI-SHADOW]  [DI-OPAQUE]
+                ├── ViewModel  transient  App/Checkout.swift:4
+                │   └── → Repository (app)
+                └── Cart       transient  App/Checkout.swift:6  [DI-MISSING]
+                    └── → Session (missing)
+            9 registrations in 2 containers; findings: 1 error, 0 warnings, 2 notes.
+            """)
+    }
+
+    @Test func textOfAChildShowsItsAncestorsForContext() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(app) {} }
+        #expect(checkout.graph().text() == """
+            app (ancestor)
+            ├── Logger      singleton  App/Setup.swift:7
+            ├── Database    singleton  App/Setup.swift:9
+            │   └── → Logger (app)
+            ├── Cache       singleton  App/Setup.swift:11
+            ├── Repository  singleton  App/Setup.swift:12
+            │   ├── → Database (app)
+            │   └── → Cache (app)
+            └── checkout
+                ├── Cache      singleton  App/Checkout.swift:3  [shadows app]  [DI-SHADOW]  [DI-OPAQUE]
+                └── ViewModel  transient  App/Checkout.swift:4
+                    └── → Repository (app)
+            6 registrations in 2 containers; findings: 0 errors, 0 warnings, 2 notes.
+            """)
+    }
+
+    @Test func observedEdgesAreMarked() throws {
+        let app = Container(name: "app")
+        try app.register(Cache.self, scope: .singleton, fileID: "App/Setup.swift", line: 11) { _ in Cache() }
+        try app.register(Session.self, fileID: "App/Setup.swift", line: 12) { r in
+            _ = try r.resolve(Cache.self)
+            return Session()
+        }
+        #expect(app.graph(instantiating: true).text() == """
+            app
+            ├── Cache    singleton  App/Setup.swift:11
+            └── Session  transient  App/Setup.swift:12
+                └── → Cache (app, observed)
+            2 registrations in 1 container; findings: 0 errors, 0 warnings, 0 notes.
+            """)
+    }
+
+    @Test func buildingNamesTheImplementationBehindAProtocol() throws {
+        let app = Container(name: "app")
+        try app.register((any Logger).self, scope: .singleton, fileID: "App/Setup.swift", line: 7) { _ in
+            ConsoleLogger()
+        }
+        try app.autoregister(Database.self, scope: .singleton, fileID: "App/Setup.swift", line: 9,
+                             initializer: Database.init)
+        #expect(app.graph(instantiating: true).text() == """
+            app
+            ├── Logger    singleton  App/Setup.swift:7  [implementation: ConsoleLogger]
+            └── Database  singleton  App/Setup.swift:9
+                └── → Logger (app)
+            2 registrations in 1 container; findings: 0 errors, 0 warnings, 0 notes.
+            """)
+        #expect(app.graph().json().contains("\"implementation\": null"))
+        #expect(app.graph(instantiating: true).json().contains("\"implementation\": \"ConsoleLogger\""))
+    }
+
+    @Test func keypathRegistrationsPrintAsKeyPaths() throws {
+        let app = Container(name: "app")
+        try app.register(\.diagnosticsCache, fileID: "App/Keys.swift", line: 2) { _ in Cache() }
+        let text = app.graph().text()
+        #expect(text.hasPrefix("app\n└── \\.diagnosticsCache  transient  App/Keys.swift:2"))
+        let dot = app.graph().dot()
+        #expect(dot.contains("label=\"\\\\.diagnosticsCache\\ntransient"))
+    }
+
+    @Test func everyRenderingIsDeterministic() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let (first, second) = (app.graph(), app.graph())
+        #expect(first.text() == second.text())
+        #expect(first.dot() == second.dot())
+        #expect(first.mermaid() == second.mermaid())
+        #expect(first.json() == second.json())
+    }
+
+    @Test func mermaidIsAFlowchartWithASubgraphPerContainer() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let mermaid = app.graph().mermaid()
+        #expect(mermaid.hasPrefix("flowchart LR\n"))
+        #expect(mermaid.contains("  subgraph c0[\"app\"]\n"))
+        #expect(mermaid.contains("    subgraph c1[\"checkout\"]\n"))
+        #expect(mermaid.contains("  s3 --> s1\n"))
+        #expect(mermaid.contains("  s5 ==> s4\n"))
+        #expect(mermaid.contains("m0[\"Session<br/>(missing)\"]:::missing"))
+    }
+
+    @Test func dotHasAClusterPerContainerAndRedErrors() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let dot = app.graph().dot()
+        #expect(dot.hasPrefix("digraph DIToolkit {\n"))
+        #expect(dot.contains("subgraph cluster_0 {"))
+        #expect(dot.contains("subgraph cluster_1 {"))
+        #expect(dot.contains("s8 [label=\"Cart\\ntransient\\nDI-MISSING\", fillcolor=\"#e9ecef\", color=red, penwidth=2];"))
+        #expect(dot.contains("s5 -> s4 [style=dotted, arrowhead=empty];"))
+    }
+
+    /// Renders the DOT of the broken tree with Graphviz when `dot` is installed; `.ci/run` installs it and
+    /// also renders the file this test writes to `DITOOLKIT_DOT_OUTPUT`.
+    @Test func dotRendersWithGraphviz() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        if let path = ProcessInfo.processInfo.environment["DITOOLKIT_DOT_OUTPUT"] {
+            try app.graph().dot().write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let dotPath else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dotPath)
+        process.arguments = ["-Tsvg"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(app.graph().dot().utf8))
+        try input.fileHandleForWriting.close()
+        let svg = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(String(decoding: svg, as: UTF8.self).contains("<svg"))
+    }
+
+    @Test func jsonParsesAndCarriesItsSchemaVersion() throws {
+        let (app, children) = try Self.brokenTree()
+        defer { withExtendedLifetime(children) {} }
+        let data = Data(app.graph().json().utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["schemaVersion"] as? Int == DependencyGraph.jsonSchemaVersion)
+        let services = try #require(object["services"] as? [[String: Any]])
+        #expect(services.map { $0["service"] as? String } == [
+            "Logger", "Database", "Cache", "Repository", "NotARouter", "Router", "Cache", "ViewModel", "Cart",
+        ])
+        let edges = try #require(object["edges"] as? [[String: Any]])
+        #expect(edges.contains { $0["kind"] as? String == "alias" })
+        #expect(edges.contains { $0["to"] is NSNull && $0["dependency"] as? String == "Session" })
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        #expect(findings.first?["id"] as? String == "DI-MISSING")
+        #expect(findings.first?["severity"] as? String == "error")
+    }
+
+    @Test func jsonEscapesQuotesAndBackslashes() throws {
+        let app = Container(name: "a \"quoted\" \\ name")
+        try app.register(Cache.self, name: "tab\there", fileID: "App/Setup.swift", line: 1) { _ in Cache() }
+        let data = Data(app.graph().json().utf8)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["container"] as? String == "a \"quoted\" \\ name")
+        let services = try #require(object["services"] as? [[String: Any]])
+        #expect(services.first?["name"] as? String == "tab\there")
+    }
+}
+
+extension ServiceKeys {
+    fileprivate var diagnosticsCache: ServiceKey<Cache> { .init { _ in Cache() } }
+}

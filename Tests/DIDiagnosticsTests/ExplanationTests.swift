@@ -1,0 +1,39 @@
+import DICore
+import DIDiagnostics
+import Testing
+
+@Suite struct ExplanationTests {
+    @Test func explainsProviderLookupScopeDependenciesAndDependents() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(app) {} }
+        #expect(checkout.explain(Repository.self).description == """
+            Repository, as checkout resolves it
+              provided by:  app (App/Setup.swift:12)
+              lookup:       checkout (not here) → app (found)
+              scope:        singleton; the instance is held by app, its dependencies come from app
+              shadows:      nothing
+              dependencies: Database (app, declared), Cache (app, declared)
+              dependents:   ViewModel (checkout)
+            """)
+    }
+
+    @Test func explainsWhatAnOverrideShadows() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(app) {} }
+        let explanation = checkout.explain(Cache.self)
+        #expect(explanation.provider == "checkout")
+        #expect(explanation.shadows == ["Cache in app (App/Setup.swift:11)"])
+        #expect(app.explain(Cache.self).shadowedBy == ["Cache in checkout (App/Checkout.swift:3)"])
+    }
+
+    @Test func explainsAMissingServiceWithSuggestions() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(checkout) {} }
+        #expect(app.explain(Database.self, name: "primary").description == """
+            Database "primary", as app resolves it
+              provided by:  nothing: it is not registered in app
+              did you mean:
+                - Database is registered without a name in app (App/Setup.swift:9): resolve it without `name:`.
+            """)
+    }
+}

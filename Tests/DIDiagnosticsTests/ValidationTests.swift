@@ -1,0 +1,235 @@
+import DICore
+import DIDiagnostics
+import DIScopes
+import Testing
+
+@Suite struct ValidationTests {
+    @Test func healthyTreeHasOnlyNotes() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(checkout) {} }
+        let report = app.validate()
+        #expect(report.findings.map(\.id) == [.opaque, .shadow])
+        #expect(report.findings.map(\.severity) == [.note, .note])
+    }
+
+    @Test func missingDependencyIsAnErrorWithPathAndSuggestion() throws {
+        let app = Container(name: "app")
+        try app.register(Database.self, name: "primary", scope: .singleton, fileID: "App/Setup.swift", line: 9) {
+            _ in Database(logger: ConsoleLogger())
+        }
+        try app.autoregister(Repository.self, scope: .singleton, fileID: "App/Setup.swift", line: 12,
+                             initializer: Repository.init)
+        let report = app.validate()
+        let missing = report.findings.filter { $0.id == .missing }
+        #expect(missing.map(\.service) == ["Database", "Cache"])
+        let first = try #require(missing.first)
+        #expect(first.severity == .error)
+        #expect(first.path.map(\.description) == ["Repository", "Database"])
+        #expect(first.description == """
+            error[DI-MISSING]: Repository needs Database, which is not registered in app or an ancestor \
+            (searched app).
+              path:
+                Repository  singleton  in app  App/Setup.swift:12
+                Database    not found  in app
+              did you mean:
+                - Database "primary" is registered under the name "primary" in app (App/Setup.swift:9): \
+            pass name: "primary".
+              help: pass name: "primary": try container.resolve(Database.self, name: "primary")
+            """)
+    }
+
+    @Test func optionalDependencyIsNotMissing() throws {
+        final class Consumer: Sendable { init(cache: Cache?) {} }
+        let app = Container(name: "app")
+        try app.autoregister(Consumer.self, initializer: Consumer.init)
+        #expect(app.validate().findings.filter { $0.id == .missing }.isEmpty)
+    }
+
+    @Test func cycleIsFoundOnceWithTheWholeLoop() throws {
+        let app = Container(name: "app")
+        try app.autoregister(Ping.self, scope: .singleton, fileID: "App/Loop.swift", line: 1, initializer: Ping.init)
+        try app.autoregister(Pong.self, scope: .singleton, fileID: "App/Loop.swift", line: 2, initializer: Pong.init)
+        let cycles = app.validate().findings.filter { $0.id == .cycle }
+        #expect(cycles.count == 1)
+        let cycle = try #require(cycles.first)
+        #expect(cycle.path.map(\.description) == ["Ping", "Pong", "Ping"])
+        #expect(cycle.description == """
+            error[DI-CYCLE]: Ping depends on itself: Ping → Pong → Ping.
+              path:
+                Ping  singleton  in app  App/Loop.swift:1
+                Pong  singleton  in app  App/Loop.swift:2
+                Ping  singleton  in app  App/Loop.swift:1
+              help: Break the cycle where Pong needs Ping: resolve it lazily (a factory closure or \
+            @LazyInject), or move what both need into a service of its own.
+            """)
+    }
+
+    @Test func singletonHoldingATransientIsCaptive() throws {
+        let app = Container(name: "app")
+        try app.register((any Logger).self, fileID: "App/Setup.swift", line: 7) { _ in ConsoleLogger() }
+        try app.autoregister(Database.self, scope: .singleton, fileID: "App/Setup.swift", line: 9,
+                             initializer: Database.init)
+        let captive = try #require(app.validate().findings.first { $0.id == .captive })
+        #expect(captive.severity == .warning)
+        #expect(captive.description == """
+            warning[DI-CAPTIVE]: Database (singleton) keeps Logger (transient), which should not outlive it: \
+            the singleton instance holds one Logger for as long as it lives.
+              path:
+                Database  singleton  in app  App/Setup.swift:9
+                Logger    transient  in app  App/Setup.swift:7
+              help: Give Logger a lifetime at least as long as singleton, or inject a factory (a closure or a \
+            Provider) and resolve Logger when it is needed.
+            """)
+    }
+
+    @Test func scopedHoldingScopedIsNotCaptive() throws {
+        let app = Container(name: "app")
+        try app.register((any Logger).self, scope: .scoped) { _ in ConsoleLogger() }
+        try app.autoregister(Database.self, scope: .scoped, initializer: Database.init)
+        #expect(app.validate().findings.filter { $0.id == .captive }.isEmpty)
+    }
+
+    @Test func matchingServiceReachedWithoutItsTagIsAnError() throws {
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("session"), fileID: "App/Session.swift", line: 2) { _ in
+            Session()
+        }
+        try app.autoregister(Cart.self, fileID: "App/Cart.swift", line: 5, initializer: Cart.init)
+        let session = app.child(name: "session", tags: ["session"])
+        let report = app.validate()
+        let matching = report.findings.filter { $0.id == .matching }
+        #expect(matching.count == 1)
+        let finding = try #require(matching.first)
+        #expect(finding.container == "app")
+        #expect(finding.description == """
+            error[DI-MATCHING]: Cart needs Session, whose lifetime is matching("session"), but no container on \
+            the path from app is tagged "session".
+              path:
+                Cart     transient            in app  App/Cart.swift:5
+                Session  matching("session")  in app  App/Session.swift:2
+              help: Resolve Cart from a container tagged "session" (or a descendant), or give Session a \
+            lifetime that does not need one.
+            """)
+        // From the tagged child, the same wiring is fine.
+        #expect(session.validate().findings.filter { $0.id == .matching }.isEmpty)
+        // Building everything finds the same problem once, and does not ask for Session from untagged app.
+        let deep = app.validate(instantiating: true).findings.filter { $0.id == .matching }
+        #expect(deep.map(\.service) == ["Session"])
+        #expect(deep.map(\.container) == ["app"])
+    }
+
+    @Test func childOverrideIsAShadowNote() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(checkout) {} }
+        let shadow = try #require(app.validate().findings.first { $0.id == .shadow })
+        #expect(shadow.description == """
+            note[DI-SHADOW]: checkout registers Cache (App/Checkout.swift:3), which hides the registration in \
+            app (App/Setup.swift:11) for checkout and its descendants.
+              path:
+                Cache  singleton  in checkout  App/Checkout.swift:3
+                Cache  singleton  in app       App/Setup.swift:11
+              help: Nothing to do if the override is meant; otherwise remove one of the two registrations.
+            """)
+    }
+
+    @Test func closureFactoriesAreCountedAsOpaque() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(checkout) {} }
+        let opaque = try #require(app.validate().findings.first { $0.id == .opaque })
+        #expect(opaque.service == "3 registrations")
+        #expect(opaque.description == """
+            note[DI-OPAQUE]: 3 registrations have dependencies that cannot be seen without running their \
+            factories; they were not checked for missing dependencies, cycles or captives: Logger in app \
+            (App/Setup.swift:7); Cache in app (App/Setup.swift:11); Cache in checkout (App/Checkout.swift:3).
+              help: Register them with autoregister(_:initializer:), or run validate(instantiating: true) to \
+            observe what their factories resolve.
+            """)
+        // Building them shows what they resolve: nothing is opaque any more.
+        #expect(app.validate(instantiating: true).findings.filter { $0.id == .opaque }.isEmpty)
+    }
+
+    @Test func aliasThatDoesNotConformIsFoundWhenInstantiating() throws {
+        let app = Container(name: "app")
+        try app.register(NotARouter.self, scope: .singleton, fileID: "App/Router.swift", line: 3) { _ in
+            NotARouter()
+        }.implements((any Router).self, fileID: "App/Router.swift", line: 4)
+        let report = app.validate(instantiating: true)
+        let alias = try #require(report.findings.first { $0.id == .alias })
+        #expect(alias.severity == .error)
+        #expect(alias.service == "Router")
+        #expect(alias.path.first?.location?.description == "App/Router.swift:4")
+    }
+
+    @Test func instantiatingObservesClosureEdgesAndFindsMissing() throws {
+        let app = Container(name: "app")
+        try app.register(Repository.self, scope: .singleton, fileID: "App/Setup.swift", line: 12) { r in
+            Repository(database: try r.resolve(Database.self), cache: Cache())
+        }
+        #expect(app.validate().findings.map(\.id) == [.opaque])
+        let deep = app.validate(instantiating: true)
+        let missing = try #require(deep.findings.first { $0.id == .missing })
+        #expect(missing.service == "Database")
+        #expect(missing.path.map(\.description) == ["Repository", "Database"])
+    }
+
+    @Test func instantiatingReportsFailingFactoriesAndBuildsNothingReal() throws {
+        final class Counter: Sendable {
+            let count = Lock(0)
+        }
+        let built = Counter()
+        let app = Container(name: "app")
+        try app.register(Cache.self, scope: .singleton) { _ in
+            built.count.withLock { $0 += 1 }
+            return Cache()
+        }
+        try app.register(Session.self) { _ in throw BrokenFactory() }
+        let report = app.validate(instantiating: true)
+        let failure = try #require(report.findings.first { $0.id == .build })
+        #expect(failure.service == "Session")
+        #expect(failure.message.contains("the disk is full"))
+        // The copy built a Cache; the real container's singleton is still unbuilt.
+        #expect(built.count.withLock { $0 } == 1)
+        _ = try app.resolve(Cache.self)
+        #expect(built.count.withLock { $0 } == 2)
+    }
+
+    @Test func instantiatingFindsCyclesThroughClosures() throws {
+        let app = Container(name: "app")
+        try app.register(Ping.self) { r in Ping(pong: try r.resolve(Pong.self)) }
+        try app.register(Pong.self) { r in Pong(ping: try r.resolve(Ping.self)) }
+        let cycles = app.validate(instantiating: true).findings.filter { $0.id == .cycle }
+        #expect(!cycles.isEmpty)
+        #expect(cycles.allSatisfy { $0.severity == .error })
+    }
+
+    @Test func reportOrderIsDeterministic() throws {
+        let (app, checkout) = try Graphs.healthy()
+        try checkout.autoregister(Ping.self, initializer: Ping.init)
+        let first = app.validate().description
+        let second = app.validate().description
+        #expect(first == second)
+        let severities = app.validate().findings.map(\.severity)
+        #expect(severities == severities.sorted(by: >))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func asyncVariantBuildsAsyncFactoriesToo() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Cache.self, scope: .singleton) { _ in Cache() }
+        try app.registerAsync(Session.self) { _ in throw BrokenFactory() }
+        #expect(app.validate(instantiating: true).findings.filter { $0.severity == .error }.isEmpty)
+        let report = await app.validateAsync()
+        #expect(report.findings.filter { $0.severity == .error }.map(\.id) == [.build])
+        #expect(report.findings.first?.service == "Session")
+    }
+
+    @Test func autoregisterWithoutParametersIsNotOpaque() throws {
+        let app = Container(name: "app")
+        try app.autoregister(Cache.self, scope: .singleton, initializer: Cache.init)
+        try app.register(Session.self) { _ in Session() }
+        let opaque = try #require(app.validate().findings.first { $0.id == .opaque })
+        #expect(opaque.service == "1 registration")
+        #expect(opaque.message.contains("Session in app"))
+        #expect(!opaque.message.contains("Cache"))
+    }
+}
