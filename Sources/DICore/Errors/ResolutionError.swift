@@ -171,8 +171,10 @@ extension ResolutionError {
             requestedType: last?.type ?? Never.self,
             name: last?.name,
             path: path,
-            detail: "Break the cycle: inject one side lazily (a factory closure or @LazyInject), or move the "
-                + "shared part into a service both can depend on."
+            detail: "Break the cycle: inject one side as Lazy<\(last.map { "\($0.type)" } ?? "…")> (resolved on "
+                + "first read) or Provider<\(last.map { "\($0.type)" } ?? "…")> (resolved on each call) instead of "
+                + "the service itself, and do not use it while being built; or move the shared part into a service "
+                + "both can depend on."
         )
     }
 
