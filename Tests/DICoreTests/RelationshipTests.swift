@@ -50,7 +50,7 @@ import Testing
         let error = try #require(throws: ResolutionError.self) { try app.resolve(PlainA.self) }
         #expect(error.code == .circularDependency)
         #expect(error.path.map(\.description) == ["PlainA", "PlainB", "PlainA"])
-        #expect(error.description.contains("Lazy<PlainA>"))
+        #expect(error.description.contains("let PlainB take Lazy<PlainA>"))
         #expect(error.description.contains("Provider<PlainA>"))
     }
 
@@ -147,6 +147,26 @@ import Testing
         try app.autoregister(Store.self, initializer: Store.init)
         let error = try #require(throws: ResolutionError.self) { try app.resolve(Store.self) }
         #expect(error.code == .factoryFailed)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aLazyReadInsideAnAsyncFactoryResolvesAndAnAsyncTargetAsksForResolveAsync() async throws {
+        final class Session: Sendable {
+            let cache: Cache
+            init(cache: Cache) { self.cache = cache }
+        }
+        let app = Container(name: "app")
+        try app.register(Cache.self, scope: .singleton) { _ in Cache() }
+        try app.registerAsync(Session.self, scope: .singleton) { r in
+            let lazy = try await r.resolveAsync(Lazy<Cache>.self)
+            return Session(cache: try lazy.value)
+        }
+        let session = try await app.resolveAsync(Session.self)
+        #expect(try session.cache === app.resolve(Cache.self))
+        let lazySession = try app.resolve(Lazy<Session>.self)
+        let error = try #require(throws: ResolutionError.self) { try lazySession.value }
+        #expect(error.code == .asyncResolutionRequired)
+        #expect(error.path.first?.isDeferred == true)
     }
 
     @Test func relationshipsOfRelationshipsAndOptionals() throws {
