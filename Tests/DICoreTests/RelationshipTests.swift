@@ -169,6 +169,64 @@ import Testing
         #expect(error.path.first?.isDeferred == true)
     }
 
+    @Test func aChildContainerWhoseSingletonHoldsRelationshipsIsFreed() throws {
+        final class Holder: Sendable {
+            let lazy: Lazy<Cache>
+            let provider: Provider<Cache>
+            init(lazy: Lazy<Cache>, provider: Provider<Cache>) {
+                self.lazy = lazy
+                self.provider = provider
+            }
+        }
+        let app = Container(name: "app")
+        try app.register(Cache.self) { _ in Cache() }
+        weak var released: Container?
+        do {
+            let request = app.child(name: "request")
+            try request.autoregister(Holder.self, scope: .singleton, initializer: Holder.init)
+            _ = try request.resolve(Holder.self)
+            released = request
+        }
+        #expect(released == nil)
+        do {
+            let request = app.child(name: "plain")
+            try request.register(Cache.self, scope: .singleton) { _ in Cache() }
+            _ = try request.resolve(Cache.self)
+            released = request
+        }
+        #expect(released == nil)
+    }
+
+    @Test func aRelationshipUsedAfterItsContainerWasReleasedThrows() throws {
+        let app = Container(name: "app")
+        try app.register(Cache.self) { _ in Cache() }
+        let (lazy, provider) = try {
+            let request = app.child(name: "request")
+            return (try request.resolve(Lazy<Cache>.self), try request.resolve(Provider<Cache>.self))
+        }()
+        let lazyError = try #require(throws: ResolutionError.self) { try lazy.value }
+        #expect(lazyError.code == .containerClosed)
+        #expect(lazyError.description.contains("request"))
+        #expect(lazyError.path.first?.isDeferred == true)
+        let providerError = try #require(throws: ResolutionError.self) { try provider() }
+        #expect(providerError.code == .containerClosed)
+    }
+
+    @Test func aLazyKeepsItsValueAfterItsContainerIsReleased() throws {
+        let app = Container(name: "app")
+        try app.register(Cache.self) { _ in Cache() }
+        weak var released: Container?
+        let lazy: Lazy<Cache>
+        do {
+            let request = app.child(name: "request")
+            lazy = try request.resolve(Lazy<Cache>.self)
+            released = request
+            _ = try lazy.value
+        }
+        #expect(released == nil)
+        #expect(lazy.isResolved)
+    }
+
     @Test func relationshipsOfRelationshipsAndOptionals() throws {
         let app = Container(name: "app")
         try app.register(Cache.self) { _ in Cache() }

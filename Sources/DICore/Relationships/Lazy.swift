@@ -25,7 +25,9 @@
 /// `circularDependency` naming the whole path. An error from the first read names the path from the owner
 /// that received the `Lazy`, with the `Lazy` step marked deferred (``PathElement/isDeferred``).
 ///
-/// `Lazy<T>` is `Sendable` when `T` is. The container it resolves from is dropped once the value is kept.
+/// `Lazy<T>` is `Sendable` when `T` is. It holds its container weakly (a service a container keeps must not
+/// keep that container alive through its own relationships): a first read after the container was released
+/// throws `containerClosed`.
 public struct Lazy<Service> {
     @usableFromInline let storage: LazyStorage<Service>
 
@@ -90,28 +92,25 @@ final class LazyStorage<Service>: Sendable {
     private let target: Registration
     private let name: String?
     private let origin: RelationshipOrigin
-    /// The container to resolve from; dropped once the value is kept, so that an instance a container holds
-    /// does not keep that container alive through its own `Lazy` properties.
-    private let container: Lock<Container?>
+    /// The container to resolve from, held weakly: an instance a container holds must not keep that
+    /// container alive through its own `Lazy` properties.
+    private weak let container: Container?
 
     init(target: Registration, name: String?, container: Container) {
         self.target = target
         self.name = name
         origin = RelationshipOrigin(Lazy<Service>.self, kind: .deferred, name: name, target: target, in: container)
-        self.container = Lock(container)
+        self.container = container
     }
 
     /// The first read (or one racing it): resolves once, or waits for the read that does.
     @usableFromInline @inline(never)
     func resolve() throws -> Service {
         do {
-            let (box, built) = try slot.once(describedBy: target, resolution: .currentThread) {
-                guard let container = container.withLock({ $0 }) else {
-                    preconditionFailure("A Lazy dropped its container before its value was kept.")
-                }
+            let (box, _) = try slot.once(describedBy: target, resolution: .currentThread) {
+                guard let container else { throw origin.released(Service.self, name: name) }
                 return InstanceBox(try container.resolve(Service.self, name: name))
             }
-            if built { container.withLock { $0 = nil } }
             return unsafeDowncast(box, to: InstanceBox<Service>.self).value
         } catch {
             throw origin.deferring(error)

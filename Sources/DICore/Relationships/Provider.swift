@@ -21,7 +21,9 @@
 /// built. An error from a call names the path from the owner that received the `Provider`, with the
 /// `Provider` step marked deferred (``PathElement/isDeferred``).
 ///
-/// A `Provider` keeps no instance, so it is `Sendable` for any service; it keeps its container alive.
+/// A `Provider` keeps no instance, so it is `Sendable` for any service. It holds its container weakly (a
+/// service a container keeps must not keep that container alive through its own relationships): a call after
+/// the container was released throws `containerClosed`.
 public struct Provider<Service, each Argument>: Sendable {
     @usableFromInline let storage: ProviderStorage
 
@@ -41,10 +43,11 @@ public struct Provider<Service, each Argument>: Sendable {
     @inlinable
     public func callAsFunction(_ arguments: repeat each Argument) throws -> Service {
         do {
+            guard let container = storage.container else { throw storage.released(Service.self) }
             guard storage.takesArguments else {
-                return try storage.container.resolve(Service.self, name: storage.name)
+                return try container.resolve(Service.self, name: storage.name)
             }
-            return try storage.container.resolve(Service.self, name: storage.name, arguments: repeat each arguments)
+            return try container.resolve(Service.self, name: storage.name, arguments: repeat each arguments)
         } catch {
             throw storage.deferring(error)
         }
@@ -86,7 +89,9 @@ extension Provider: RelationshipService {
 /// What a `Provider` shares between its copies: where and how it resolves.
 @usableFromInline
 final class ProviderStorage: Sendable {
-    @usableFromInline let container: Container
+    /// Held weakly: an instance a container holds must not keep that container alive through its own
+    /// `Provider` properties.
+    @usableFromInline weak let container: Container?
     @usableFromInline let name: String?
     @usableFromInline let takesArguments: Bool
     private let origin: RelationshipOrigin
@@ -96,6 +101,12 @@ final class ProviderStorage: Sendable {
         self.name = name
         self.takesArguments = takesArguments
         self.origin = origin
+    }
+
+    /// The error of a call made after the container was released.
+    @usableFromInline
+    func released(_ type: Any.Type) -> any Error {
+        origin.released(type, name: name)
     }
 
     /// A call's error with the `Provider` step in its path.

@@ -15,6 +15,21 @@ struct RelationshipOrigin: Sendable {
         )
     }
 
+    /// The error of a use after the container the relationship was made in was released. (The path gets
+    /// the relationship's step from `deferring(_:)`, as every error of a use does.)
+    func released(_ type: Any.Type, name: String?) -> ResolutionError {
+        let container = step.container ?? "?"
+        return ResolutionError(
+            code: .containerClosed,
+            requestedType: type,
+            name: name,
+            path: ResolutionStack.current.path,
+            detail: "\(step) was made in \(container), which has since been released; a relationship does not keep "
+                + "its container alive. Keep \(container) for as long as the services it made use their "
+                + "relationships."
+        )
+    }
+
     /// `error`, raised by using the relationship, with the relationship's step in its path: after the owner
     /// when used outside any build, or after the builds under way when used inside one.
     func deferring(_ error: any Error) -> any Error {
