@@ -107,6 +107,25 @@ import Testing
         #expect(built.value == 1)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func ownersMadeOnSixteenThreadsShareOneSingletonThroughTheirLazies() throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Payments.self, scope: .singleton) { _ in
+            built.increment()
+            usleep(10_000)
+            return Payments(id: built.value)
+        }
+        try app.autoregister(Checkout.self, initializer: Checkout.init)
+        let results = onThreads(16) { _ in
+            (try? app.resolve(Checkout.self).payments.value).map(ObjectIdentifier.init)
+        }
+        let ids = results.compactMap { $0 ?? nil }
+        #expect(ids.count == 16)
+        #expect(Set(ids).count == 1)
+        #expect(built.value == 1)
+    }
+
     @Test func worksWithANonSendableTransient() throws {
         let app = Container(name: "app")
         try app.register(Formatter.self) { _ in Formatter() }

@@ -41,8 +41,8 @@ public struct Lazy<Service> {
     /// let payments = try checkout.payments.value
     /// ```
     ///
-    /// - Throws: `ResolutionError` from the first successful resolution's attempts; its path starts at the
-    ///   owner that received the `Lazy`.
+    /// - Throws: `ResolutionError` when the resolution fails (nothing is kept; the next read tries again);
+    ///   its path starts at the owner that received the `Lazy`, with the `Lazy` step marked deferred.
     @inlinable
     public var value: Service {
         get throws {
