@@ -227,6 +227,16 @@ import Testing
         #expect(lazy.isResolved)
     }
 
+    @Test func resolveIfRegisteredGivesARelationshipWhenItsTargetIsRegistered() throws {
+        let app = Container(name: "app")
+        #expect(try app.resolveIfRegistered(Lazy<Cache>.self) == nil)
+        #expect(try app.resolveIfRegistered(Provider<Cache>.self) == nil)
+        try app.register(Cache.self, scope: .singleton) { _ in Cache() }
+        let lazy = try #require(try app.resolveIfRegistered(Lazy<Cache>.self))
+        #expect(try lazy.value === app.resolve(Cache.self))
+        #expect(try app.resolveIfRegistered(Provider<Cache>.self) != nil)
+    }
+
     @Test func relationshipsOfRelationshipsAndOptionals() throws {
         let app = Container(name: "app")
         try app.register(Cache.self) { _ in Cache() }

@@ -127,7 +127,13 @@ extension Container: Resolver {
         _ type: Service.Type = Service.self,
         name: String? = nil
     ) throws -> Service? {
-        guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else { return nil }
+        guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else {
+            // `Lazy<T>`, `Provider<T>`, `All<T>` need no registration of their own: present when `T` is.
+            if let relationship = type as? any RelationshipService.Type, relationship.isAvailable(in: self, name: name) {
+                return try resolve(type, name: name)
+            }
+            return nil
+        }
         return try resolve(registration, from: owner, as: type)
     }
 
