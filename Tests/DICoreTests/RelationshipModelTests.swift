@@ -55,8 +55,12 @@ import Testing
                     model[label]!.first { $0.name == name }.map { (label, $0) }
                 }.first
                 guard let (origin, entry) = found else {
-                    #expect(throws: ResolutionError.self, "seed \(seed)") { try asked.resolve(Provider<Item>.self, name: name) }
-                    #expect(throws: ResolutionError.self, "seed \(seed)") { try asked.resolve(Lazy<Item>.self, name: name) }
+                    #expect(throws: ResolutionError.self, "seed \(seed)") {
+                        try asked.resolve(Provider<Item>.self, name: name)
+                    }
+                    #expect(throws: ResolutionError.self, "seed \(seed)") {
+                        try asked.resolve(Lazy<Item>.self, name: name)
+                    }
                     continue
                 }
                 let provider = try asked.resolve(Provider<Item>.self, name: name)

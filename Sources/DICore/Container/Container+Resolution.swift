@@ -129,7 +129,9 @@ extension Container: Resolver {
     ) throws -> Service? {
         guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else {
             // `Lazy<T>`, `Provider<T>`, `All<T>` need no registration of their own: present when `T` is.
-            if let relationship = type as? any RelationshipService.Type, relationship.isAvailable(in: self, name: name) {
+            if let relationship = type as? any RelationshipService.Type,
+               relationship.isAvailable(in: self, name: name)
+            {
                 return try resolve(type, name: name)
             }
             return nil

@@ -7,7 +7,8 @@ struct RelationshipOrigin: Sendable {
     let step: PathElement
 
     /// The origin of a relationship of `kind` of type `relationship`, to `target`, made in `container` now.
-    init(_ relationship: Any.Type, kind: Dependency.Kind, name: String?, target: Registration, in container: Container) {
+    init(_ relationship: Any.Type, kind: Dependency.Kind, name: String?, target: Registration,
+         in container: Container) {
         owner = ResolutionStack.current.path.last
         step = PathElement(
             relationship: relationship, kind: kind, name: name, in: container.name,

@@ -82,7 +82,7 @@ package final class InstanceSlot: Sendable {
     }
 
     /// The published instance of a `lockFreeReads` slot, `nil` until built: one atomic load, no lock and
-    /// no reference counting (the published box lives as long as the slot). `Service` must be the type of
+    /// no reference counting of the box (the published box lives as long as the slot). `Service` must be the type of
     /// the boxes the slot holds.
     @inlinable
     package func builtValue<Service>(as _: Service.Type) -> Service? {
