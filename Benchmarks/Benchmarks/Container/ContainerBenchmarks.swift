@@ -88,6 +88,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    relationshipBenchmarks(app: app)
+
     for levels in [1, 3] {
         let child = descendant(of: app, levels: levels)
         Benchmark("Container.resolve-singleton-child-\(levels)", configuration: Scenario.micro) { benchmark in

@@ -53,6 +53,9 @@ extension Container {
             if let optional = type as? any OptionalService.Type {
                 return try optional.resolveWrapped(from: self, name: name) as! Service
             }
+            if let relationship = type as? any RelationshipService.Type {
+                return try relationship.make(from: self, name: name) as! Service
+            }
             throw missing(key, type)
         }
         var (target, targetOwner) = (registration, owner)

@@ -7,7 +7,9 @@ extension Container {
     /// ```
     ///
     /// The parameter types are recorded as the registration's dependencies, so diagnostics can draw the
-    /// graph without running any factory.
+    /// graph without running any factory. A parameter may be a relationship instead of the service itself
+    /// (`Lazy<T>`, `Provider<T>`, `Provider<T, Argument>`, `All<T>`), recorded with its own
+    /// ``Dependency/Kind``; an optional parameter (`Cache?`) is `nil` only when nothing is registered.
     ///
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).
     @discardableResult
@@ -55,7 +57,7 @@ extension Container {
         initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
         var dependencies: [Dependency] = []
-        for parameter in repeat (each Parameter).self { dependencies.append(Dependency(parameter)) }
+        for parameter in repeat (each Parameter).self { dependencies.append(.parameter(parameter)) }
         let registration = Self.makeRegistration(
             type, name: name, scope: scope, overridable: overridable, location: location,
             dependencies: dependencies, declaresDependencies: true

@@ -24,6 +24,9 @@ extension Container {
         if let optional = type as? any OptionalService.Type {
             return try optional.resolveWrapped(from: self, name: key.name) as! Service
         }
+        if let relationship = type as? any RelationshipService.Type {
+            return try relationship.make(from: self, name: key.name) as! Service
+        }
         throw missing(key, type)
     }
 
@@ -241,6 +244,11 @@ protocol OptionalService {
 
 extension Optional: OptionalService {
     static func resolveWrapped(from container: Container, name: String?) throws -> Self {
-        try container.resolveIfRegistered(Wrapped.self, name: name)
+        // `Lazy<T>?` is nil only when nothing is registered for `T`.
+        if let relationship = Wrapped.self as? any RelationshipService.Type {
+            guard relationship.isAvailable(in: container, name: name) else { return nil }
+            return try container.resolve(Wrapped.self, name: name)
+        }
+        return try container.resolveIfRegistered(Wrapped.self, name: name)
     }
 }

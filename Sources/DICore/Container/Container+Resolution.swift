@@ -128,7 +128,15 @@ extension Container: Resolver {
         name: String? = nil
     ) throws -> Service? {
         if isClosed { throw closedError(type, name: name) }
-        guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else { return nil }
+        guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else {
+            // `Lazy<T>`, `Provider<T>`, `All<T>` need no registration of their own: present when `T` is.
+            if let relationship = type as? any RelationshipService.Type,
+               relationship.isAvailable(in: self, name: name)
+            {
+                return try resolve(type, name: name)
+            }
+            return nil
+        }
         return try resolve(registration, from: owner, as: type)
     }
 

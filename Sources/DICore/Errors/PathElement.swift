@@ -17,6 +17,10 @@ public struct PathElement: Sendable, CustomStringConvertible {
     public let scope: String?
     /// True for a step of a build that another thread or task is running (a cycle across threads).
     public let onAnotherThread: Bool
+    /// True for the step of a relationship (`Lazy`, `Provider`) used after its owner was built: the steps
+    /// after it ran when the relationship was used (the first `value`, a call), not when the owner was made.
+    /// Its `scope` is the relationship's kind (`deferred`, `per-call`, `assisted`).
+    public private(set) var isDeferred = false
     let keyPathName: String?
 
     package init(_ registration: Registration, requested: Any.Type, in container: Container?,
@@ -52,14 +56,28 @@ public struct PathElement: Sendable, CustomStringConvertible {
         return "built in \(built), registered in \(registeredIn)"
     }
 
+    /// The step of a relationship of `kind` to `type` (`Lazy<Database>`), made from `container` at `location`.
+    package init(relationship type: Any.Type, kind: Dependency.Kind, name: String?, in container: String,
+                 location: SourceLocation) {
+        self.type = type
+        self.name = name
+        self.container = container
+        registeredIn = nil
+        self.location = location
+        scope = kind.name
+        keyPathName = nil
+        onAnotherThread = false
+        isDeferred = true
+    }
+
     /// The same step, placed in `container` (the name of the container it is built in).
     func placed(in container: String?) -> PathElement {
         PathElement(type: type, name: name, container: container, registeredIn: registeredIn, location: location,
-                    scope: scope, onAnotherThread: onAnotherThread, keyPathName: keyPathName)
+                    scope: scope, onAnotherThread: onAnotherThread, isDeferred: isDeferred, keyPathName: keyPathName)
     }
 
     private init(type: Any.Type, name: String?, container: String?, registeredIn: String?, location: SourceLocation?,
-                 scope: String?, onAnotherThread: Bool, keyPathName: String?) {
+                 scope: String?, onAnotherThread: Bool, isDeferred: Bool, keyPathName: String?) {
         self.type = type
         self.name = name
         self.container = container
@@ -67,6 +85,7 @@ public struct PathElement: Sendable, CustomStringConvertible {
         self.location = location
         self.scope = scope
         self.onAnotherThread = onAnotherThread
+        self.isDeferred = isDeferred
         self.keyPathName = keyPathName
     }
 

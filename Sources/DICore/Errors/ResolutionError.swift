@@ -172,13 +172,16 @@ extension ResolutionError {
 
     static func cycle(path: [PathElement]) -> ResolutionError {
         let last = path.last
+        let target = last.map { ServiceName.readable($0.type) } ?? "the service"
+        let owner = path.count > 1 ? "\(path[path.count - 2])" : "one side"
         return ResolutionError(
             code: .circularDependency,
             requestedType: last?.type ?? Never.self,
             name: last?.name,
             path: path,
-            detail: "Break the cycle: inject one side lazily (a factory closure or @LazyInject), or move the "
-                + "shared part into a service both can depend on."
+            detail: "Break the cycle: let \(owner) take Lazy<\(target)> (resolved on first read) or "
+                + "Provider<\(target)> (resolved on each call) instead of \(target), and not use it while it is "
+                + "being built; or move the shared part into a service both can depend on."
         )
     }
 

@@ -30,7 +30,8 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     public let isAsync: Bool
     /// For an alias made with `implements(_:)`, the type of the registration it shares instances with.
     public let aliasedType: Any.Type?
-    /// Dependencies known without running the factory (from `autoregister`).
+    /// Dependencies known without running the factory (from `autoregister`), each with its
+    /// ``Dependency/kind``: `.direct`, or the relationship (`Lazy`, `Provider`, `All`) the parameter asks for.
     public let dependencies: [Dependency]
     /// The service as people write it: `Logger "primary"`, or `\.clock` for a keypath registration.
     public let displayName: String

@@ -81,6 +81,17 @@ package final class InstanceSlot: Sendable {
         }
     }
 
+    /// The published instance of a `lockFreeReads` slot, `nil` until built: one atomic load, no lock and
+    /// no reference counting of the box (the published box lives as long as the slot). `Service` must be the type of
+    /// the boxes the slot holds.
+    @inlinable
+    package func builtValue<Service>(as _: Service.Type) -> Service? {
+        let bits = published.load(ordering: .acquiring)
+        guard bits != 0 else { return nil }
+        return Unmanaged<InstanceBox<Service>>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { $0.value }
+    }
+
     /// Empties a resettable slot and returns the box it held. `.singleton` slots are never reset.
     package func reset() -> AnyObject? {
         guard !lockFreeReads else { return nil }
@@ -121,6 +132,16 @@ package final class InstanceSlot: Sendable {
         guard registration.body.buildsSynchronously else {
             return try current(registration).map { ($0, false) } ?? (try build(), false)
         }
+        return try once(describedBy: registration, resolution: resolution, build: build)
+    }
+
+    /// The instance, building it with `build` exactly once if the slot is empty, whatever `registration`'s
+    /// factory is: `registration` only names the build in cycle errors. What `Lazy` keeps its value in.
+    package func once(
+        describedBy registration: Registration,
+        resolution: ResolutionScope,
+        build: () throws -> AnyObject
+    ) throws -> (box: AnyObject, built: Bool) {
         while true {
             if let box = current(registration) { return (box, false) }
             switch try BuildCoordinator.shared.claim(self, for: registration, resolution: resolution) {

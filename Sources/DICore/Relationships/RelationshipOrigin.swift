@@ -1,0 +1,57 @@
+/// Where a relationship was injected: the owner being built at that moment and the relationship's own step,
+/// so that an error raised when it is used later names the path from that owner.
+struct RelationshipOrigin: Sendable {
+    /// The build that received the relationship, `nil` when it was resolved at the top level.
+    let owner: PathElement?
+    /// The relationship's step (`Lazy<Database>`, marked deferred).
+    let step: PathElement
+
+    /// The origin of a relationship of `kind` of type `relationship`, to `target`, made in `container` now.
+    init(_ relationship: Any.Type, kind: Dependency.Kind, name: String?, target: Registration,
+         in container: Container) {
+        owner = ResolutionStack.current.path.last
+        step = PathElement(
+            relationship: relationship, kind: kind, name: name, in: container.name,
+            location: owner?.location ?? target.location
+        )
+    }
+
+    /// The error of a use after the container the relationship was made in was released. (The path gets
+    /// the relationship's step from `deferring(_:)`, as every error of a use does.)
+    func released(_ type: Any.Type, name: String?) -> ResolutionError {
+        let container = step.container ?? "?"
+        return ResolutionError(
+            code: .containerClosed,
+            requestedType: type,
+            name: name,
+            path: ResolutionStack.current.path,
+            detail: "\(step) was made in \(container), which has since been released; a relationship does not keep "
+                + "its container alive. Keep \(container) for as long as the services it made use their "
+                + "relationships."
+        )
+    }
+
+    /// `error`, raised by using the relationship, with the relationship's step in its path: after the owner
+    /// when used outside any build, or after the builds under way when used inside one.
+    func deferring(_ error: any Error) -> any Error {
+        guard let error = error as? ResolutionError else { return error }
+        let active = ResolutionStack.current.path.count
+        let path: [PathElement]
+        if active == 0 {
+            path = (owner.map { [$0] } ?? []) + [step] + error.path
+        } else {
+            path = Array(error.path.prefix(active)) + [step] + error.path.dropFirst(active)
+        }
+        return error.replacingPath(with: path)
+    }
+}
+
+extension ResolutionError {
+    /// The same error along another path.
+    func replacingPath(with path: [PathElement]) -> ResolutionError {
+        ResolutionError(
+            code: code, requestedType: requestedType, name: name, path: path,
+            searchedContainers: searchedContainers, underlying: underlying, detail: detail, context: context
+        )
+    }
+}

@@ -1,0 +1,63 @@
+/// A type the container makes for any registered target, with no registration of its own: `Lazy<T>`,
+/// `Provider<T>`, `Provider<T, Argument>`, `All<T>`.
+///
+/// `resolve(_:name:)` asks for one only when nothing is registered under the relationship type itself, so
+/// the resolve fast path does not change, and an explicit registration of, say, `Lazy<Clock>` still wins.
+protocol RelationshipService {
+    /// The edge `autoregister` records for a parameter of this type.
+    static var dependency: Dependency { get }
+
+    /// Makes the relationship for a request to `container` under `name`.
+    ///
+    /// - Throws: `notRegistered` when the target is not registered (a relationship fails when it is
+    ///   injected, not when it is first used), or whatever resolving the target eagerly throws.
+    static func make(from container: Container, name: String?) throws -> Self
+
+    /// Whether `make(from:name:)` finds its target, for `Optional<Lazy<T>>` and the like.
+    static func isAvailable(in container: Container, name: String?) -> Bool
+}
+
+extension Container {
+    /// The registration a relationship to `type` under `name` (taking `arguments`, if any) resolves, or, for
+    /// a target that needs none (an `Optional`, another relationship), a stand-in that only names it.
+    ///
+    /// - Throws: `notRegistered` when nothing is registered for the target.
+    func relationshipTarget<Target>(
+        _ type: Target.Type,
+        name: String?,
+        arguments: ObjectIdentifier? = nil
+    ) throws -> Registration {
+        let key = RegistrationKey(type: ObjectIdentifier(type), name: name, arguments: arguments)
+        if let (registration, _) = lookup(key) { return registration }
+        if isClosed { throw closedError(type, name: name) }
+        if arguments == nil {
+            if let relationship = type as? any RelationshipService.Type {
+                guard relationship.isAvailable(in: self, name: name) else { throw missing(key, type) }
+                return Self.standIn(for: type, key: key)
+            }
+            if type is any OptionalService.Type { return Self.standIn(for: type, key: key) }
+        }
+        throw missing(key, type)
+    }
+
+    /// A registration that is never stored in a table: it only names a relationship's target that has no
+    /// registration of its own in cycle errors.
+    private static func standIn<Target>(for type: Target.Type, key: RegistrationKey) -> Registration {
+        Registration(
+            key: key,
+            kind: .factory,
+            body: AliasBox<Target>(),
+            serviceType: type,
+            scope: .transient,
+            overridable: true,
+            location: SourceLocation(fileID: "DICore/Relationships", line: 0)
+        )
+    }
+}
+
+extension Dependency {
+    /// The edge for an `autoregister` parameter of type `parameter`: a relationship's own kind, or `.direct`.
+    static func parameter(_ parameter: Any.Type) -> Dependency {
+        (parameter as? any RelationshipService.Type)?.dependency ?? Dependency(parameter)
+    }
+}

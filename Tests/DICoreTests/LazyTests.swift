@@ -1,0 +1,155 @@
+import DICore
+import Foundation
+import Testing
+
+@Suite struct LazyTests {
+    final class Payments: Sendable {
+        let id: Int
+        init(id: Int) { self.id = id }
+    }
+
+    final class Checkout: Sendable {
+        let payments: Lazy<Payments>
+        init(payments: Lazy<Payments>) { self.payments = payments }
+    }
+
+    @Test func resolvesOnFirstReadThenKeepsTheValue() throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Payments.self) { _ in
+            built.increment()
+            return Payments(id: built.value)
+        }
+        try app.autoregister(Checkout.self, initializer: Checkout.init)
+        let checkout = try app.resolve(Checkout.self)
+        #expect(built.value == 0)
+        #expect(!checkout.payments.isResolved)
+        let first = try checkout.payments.value
+        let second = try checkout.payments.value
+        #expect(first === second)
+        #expect(built.value == 1)
+        #expect(checkout.payments.isResolved)
+    }
+
+    @Test func needsNoRegistrationOfItsOwn() throws {
+        let app = Container(name: "app")
+        try app.register((any Logger).self, scope: .singleton) { _ in ConsoleLogger(label: "app") }
+        let lazy = try app.resolve(Lazy<any Logger>.self)
+        #expect(try lazy.value.label == "app")
+        try app.register((any Logger).self, name: "audit") { _ in ConsoleLogger(label: "audit") }
+        #expect(try app.resolve(Lazy<any Logger>.self, name: "audit").value.label == "audit")
+    }
+
+    @Test func failsWhenInjectedIfTheTargetIsNotRegistered() throws {
+        let app = Container(name: "app")
+        try app.autoregister(Checkout.self, initializer: Checkout.init)
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Checkout.self) }
+        #expect(error.code == .notRegistered)
+        #expect(error.path.map(\.description) == ["Checkout", "Payments"])
+    }
+
+    @Test func resolvesFromTheContainerTheOwnersDependenciesComeFrom() throws {
+        let app = Container(name: "app")
+        let checkout = app.child(name: "checkout")
+        try app.register(Payments.self) { _ in Payments(id: 1) }
+        try checkout.register(Payments.self) { _ in Payments(id: 2) }
+        // A singleton's dependencies come from the registering container, so its Lazy does too.
+        try app.autoregister(Checkout.self, scope: .singleton, initializer: Checkout.init)
+        #expect(try checkout.resolve(Checkout.self).payments.value.id == 1)
+        // A transient's come from the asking container.
+        let transient = Container(name: "root")
+        let child = transient.child(name: "child")
+        try transient.register(Payments.self) { _ in Payments(id: 1) }
+        try child.register(Payments.self) { _ in Payments(id: 2) }
+        try transient.autoregister(Checkout.self, initializer: Checkout.init)
+        #expect(try child.resolve(Checkout.self).payments.value.id == 2)
+    }
+
+    @Test func honoursTheTargetsLifetimeOnTheFirstRead() throws {
+        let app = Container(name: "app")
+        try app.register(Payments.self, scope: .singleton) { _ in Payments(id: 7) }
+        let one = try app.resolve(Lazy<Payments>.self)
+        let two = try app.resolve(Lazy<Payments>.self)
+        #expect(try one.value === two.value)
+        #expect(try one.value === app.resolve(Payments.self))
+    }
+
+    @Test func aFailedFirstReadKeepsNothingAndTheNextReadTriesAgain() throws {
+        let app = Container(name: "app")
+        let attempts = Counter()
+        try app.register(Payments.self) { _ in
+            attempts.increment()
+            if attempts.value == 1 { throw FactoryError(reason: "offline") }
+            return Payments(id: attempts.value)
+        }
+        let lazy = try app.resolve(Lazy<Payments>.self)
+        #expect(throws: ResolutionError.self) { try lazy.value }
+        #expect(!lazy.isResolved)
+        #expect(try lazy.value.id == 2)
+        #expect(try lazy.value.id == 2)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func oneLazyReadFromSixteenThreadsBuildsOnce() async throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Payments.self) { _ in
+            built.increment()
+            // Long enough that the other threads arrive while the first one builds.
+            usleep(20_000)
+            return Payments(id: built.value)
+        }
+        let lazy = try app.resolve(Lazy<Payments>.self)
+        let results = try #require(
+            await raceOnThreads(16) { _ in (try? lazy.value).map(ObjectIdentifier.init) }, "threads hung"
+        )
+        let ids = results.compactMap { $0 ?? nil }
+        #expect(ids.count == 16)
+        #expect(Set(ids).count == 1)
+        #expect(built.value == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func ownersMadeOnSixteenThreadsShareOneSingletonThroughTheirLazies() async throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Payments.self, scope: .singleton) { _ in
+            built.increment()
+            usleep(10_000)
+            return Payments(id: built.value)
+        }
+        try app.autoregister(Checkout.self, initializer: Checkout.init)
+        let results = try #require(await raceOnThreads(16) { _ in
+            (try? app.resolve(Checkout.self).payments.value).map(ObjectIdentifier.init)
+        }, "threads hung")
+        let ids = results.compactMap { $0 ?? nil }
+        #expect(ids.count == 16)
+        #expect(Set(ids).count == 1)
+        #expect(built.value == 1)
+    }
+
+    @Test func worksWithANonSendableTransient() throws {
+        let app = Container(name: "app")
+        try app.register(Formatter.self) { _ in Formatter() }
+        let lazy = try app.resolve(Lazy<Formatter>.self)
+        let formatter = try lazy.value
+        formatter.pattern = "dd"
+        #expect(try lazy.value.pattern == "dd")
+    }
+
+    @Test func anExplicitRegistrationOfTheLazyTypeWins() throws {
+        let app = Container(name: "app")
+        try app.register(Payments.self) { _ in Payments(id: 1) }
+        let other = Container(name: "other")
+        try other.register(Payments.self) { _ in Payments(id: 2) }
+        try app.register(Lazy<Payments>.self) { _ in try other.resolve(Lazy<Payments>.self) }
+        #expect(try app.resolve(Lazy<Payments>.self).value.id == 2)
+    }
+
+    @Test func resolvesThroughResolveAsync() async throws {
+        let app = Container(name: "app")
+        try app.register(Payments.self) { _ in Payments(id: 3) }
+        let lazy = try await app.resolveAsync(Lazy<Payments>.self)
+        #expect(try lazy.value.id == 3)
+    }
+}
