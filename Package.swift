@@ -25,9 +25,12 @@ let package = Package(
             dependencies: ["DICore", "DIScopes", "DIPropertyWrappers", "DIDiagnostics"]
         ),
 
-        .testTarget(name: "DICoreTests", dependencies: ["DICore"]),
-        .testTarget(name: "DIScopesTests", dependencies: ["DIScopes"]),
-        .testTarget(name: "DIPropertyWrappersTests", dependencies: ["DIPropertyWrappers"]),
+        // Helpers the test targets share (watchdogs for tests that could hang); not a product.
+        .target(name: "DITestSupport", dependencies: ["DICore"], path: "Tests/DITestSupport"),
+
+        .testTarget(name: "DICoreTests", dependencies: ["DICore", "DITestSupport"]),
+        .testTarget(name: "DIScopesTests", dependencies: ["DIScopes", "DITestSupport"]),
+        .testTarget(name: "DIPropertyWrappersTests", dependencies: ["DIPropertyWrappers", "DITestSupport"]),
         .testTarget(name: "DITestingTests", dependencies: ["DITesting", "DIScopes"]),
         .testTarget(name: "DIDiagnosticsTests", dependencies: ["DIDiagnostics", "DIScopes"]),
     ],

@@ -1,4 +1,5 @@
 import DICore
+import DITestSupport
 import Testing
 
 extension ServiceKeys {

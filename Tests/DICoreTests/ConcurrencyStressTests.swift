@@ -1,4 +1,5 @@
 import DICore
+import DITestSupport
 import Foundation
 import Synchronization
 import Testing

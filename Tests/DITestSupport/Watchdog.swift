@@ -9,31 +9,31 @@ import DICore
 import Foundation
 import Synchronization
 
-/// Helpers that turn a hang into a failed test: work runs on its own threads or tasks, and the test waits
+/// Helpers shared by the test targets that turn a hang into a failed test: work runs on its own threads or tasks, and the test waits
 /// for it only up to a deadline. Work that hangs is abandoned (its threads stay blocked), and the caller
 /// records the hang as a failure instead of blocking the whole test run until `.timeLimit` ends it.
 
 /// Releases a group of threads at the same moment, so that they really race.
-final class StartLine: Sendable {
+package final class StartLine: Sendable {
     private let arrived = Atomic<Int>(0)
     private let count: Int
 
-    init(_ count: Int) { self.count = count }
+    package init(_ count: Int) { self.count = count }
 
     /// Arrives and spins (yielding the core) until every thread of the group has arrived.
-    func arriveAndWait() {
+    package func arriveAndWait() {
         arrived.add(1, ordering: .acquiringAndReleasing)
         while arrived.load(ordering: .acquiring) < count { sched_yield() }
     }
 }
 
 /// A continuation resumed by whichever of two racers gets there first; the other's resume is dropped.
-final class FirstResume<Value: Sendable>: Sendable {
+package final class FirstResume<Value: Sendable>: Sendable {
     private let continuation = Lock<CheckedContinuation<Value, Never>?>(nil)
 
-    func install(_ newValue: CheckedContinuation<Value, Never>) { continuation.withLock { $0 = newValue } }
+    package func install(_ newValue: CheckedContinuation<Value, Never>) { continuation.withLock { $0 = newValue } }
 
-    func resume(_ value: Value) {
+    package func resume(_ value: Value) {
         let taken = continuation.withLock { stored -> CheckedContinuation<Value, Never>? in
             defer { stored = nil }
             return stored
@@ -43,7 +43,7 @@ final class FirstResume<Value: Sendable>: Sendable {
 }
 
 /// Runs `operation` in a new task and waits at most `timeout` for it: `nil` means it did not finish.
-func finishing<Value: Sendable>(
+package func finishing<Value: Sendable>(
     within timeout: Duration,
     _ operation: @escaping @Sendable () async -> Value
 ) async -> Value? {
@@ -64,7 +64,7 @@ func finishing<Value: Sendable>(
 
 /// Runs `body(index)` on `count` new threads released together; the results in index order, or `nil`
 /// when they had not all returned after `timeout` (a deadlock).
-func raceOnThreads<Value: Sendable>(
+package func raceOnThreads<Value: Sendable>(
     _ count: Int,
     within timeout: Duration = .seconds(20),
     _ body: @escaping @Sendable (Int) -> Value
@@ -93,12 +93,12 @@ func raceOnThreads<Value: Sendable>(
 }
 
 /// How one resolve of a stress or cycle test ended, comparable across threads.
-enum Outcome: Sendable, Hashable, CustomStringConvertible {
+package enum Outcome: Sendable, Hashable, CustomStringConvertible {
     case instance(ObjectIdentifier)
     case failed(ResolutionError.Code)
     case other(String)
 
-    init(_ body: () throws -> AnyObject) {
+    package init(_ body: () throws -> AnyObject) {
         do { self = .instance(ObjectIdentifier(try body())) } catch let error as ResolutionError {
             self = .failed(error.code)
         } catch {
@@ -106,7 +106,7 @@ enum Outcome: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    init(_ body: () async throws -> AnyObject) async {
+    package init(_ body: () async throws -> AnyObject) async {
         do { self = .instance(ObjectIdentifier(try await body())) } catch let error as ResolutionError {
             self = .failed(error.code)
         } catch {
@@ -114,7 +114,7 @@ enum Outcome: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .instance: "an instance"
         case .failed(let code): "\(code)"
