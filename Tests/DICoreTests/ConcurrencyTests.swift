@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// DESIGN §4 concurrency rules. Run also under `swift test --sanitize=thread`.
+/// The concurrency rules of the "Concurrency and Reliability" article. Run also under `swift test --sanitize=thread`.
 @Suite struct ConcurrencyTests {
     @Test func singletonIsBuiltExactlyOnceWhenAHundredTasksAskAtOnce() async throws {
         let app = Container(name: "app")

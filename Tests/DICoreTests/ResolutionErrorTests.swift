@@ -1,7 +1,7 @@
 import DICore
 import Testing
 
-/// DESIGN §4: every thrown error says what was asked, the path from the top-level request, each container
+/// Every thrown error says what was asked, the path from the top-level request, each container
 /// searched, where each registration on the path was made, and close matches.
 @Suite struct ResolutionErrorTests {
     final class Screen: Sendable { init(_ repository: Repository) {} }

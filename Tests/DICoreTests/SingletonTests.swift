@@ -1,7 +1,7 @@
 import DICore
 import Testing
 
-/// DESIGN §4: a singleton is held by the registering container, and its dependencies come from the
+/// A singleton is held by the registering container, and its dependencies come from the
 /// registering container, so a parent's singleton never captures a child's override.
 @Suite struct SingletonTests {
     @Test func buildsOncePerRegisteringContainer() throws {

@@ -2,7 +2,7 @@ import DICore
 import DIScopes
 import Testing
 
-/// DESIGN §4, the lifetime table, row by row: how many instances there are, who holds them (whose `close()`
+/// The lifetime table (the DIScopes "Lifetimes" article), row by row: how many instances there are, who holds them (whose `close()`
 /// disposes them) and which container's resolver built them (the `Origin` they carry), with the parent
 /// asking first and with the child asking first.
 ///

@@ -29,7 +29,7 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
     }
 }
 
-/// DESIGN §4 concurrency: every lifetime builds its instance exactly once when many ask at the same moment,
+/// The concurrency rules ("Concurrency and Reliability" in the DICore docs): every lifetime builds its instance exactly once when many ask at the same moment,
 /// and the resettable ones stay consistent when a release races a resolve. Run also under
 /// `swift test --sanitize=thread`.
 @Suite struct ScopeConcurrencyTests {
