@@ -95,4 +95,17 @@ import Testing
         let new = try #require(try await app.resolveAsync((any Marker).self) as? Handle)
         #expect(old.isDisposed && new.generation == 2 && !new.isDisposed)
     }
+
+    /// Found by the randomized lifetime model: a synchronous resolve through an alias handed out an async
+    /// service once it was built, while the same request without the alias throws.
+    @Test func anAliasOfABuiltAsyncServiceAsksForResolveAsyncLikeTheServiceItself() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Handle.self, scope: .singleton) { _ in Handle(1) }.implements((any Marker).self)
+        _ = try await app.resolveAsync(Handle.self)
+        let direct = try #require(throws: ResolutionError.self) { try app.resolve(Handle.self) }
+        let aliased = try #require(throws: ResolutionError.self) { try app.resolve((any Marker).self) }
+        #expect(direct.code == .asyncResolutionRequired)
+        #expect(aliased.code == .asyncResolutionRequired)
+        #expect(aliased.description.contains("registerAsync"))
+    }
 }

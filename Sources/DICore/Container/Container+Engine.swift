@@ -52,6 +52,8 @@ extension Container {
             return unsafeDowncast(box, to: InstanceBox<Service>.self).value
         case .alias(let key):
             let (target, targetOwner) = try aliasTarget(of: registration, key: key, in: owner, as: type)
+            // An async or argument-taking target fails here as it would when asked for directly, built or not.
+            guard case .factory = target.kind else { return try produce(target, from: targetOwner, as: type) }
             let box = try instanceBox(of: target, from: targetOwner, requested: type)
             return try cast(target.body.unbox(box), through: registration, target: target)
         case .asyncFactory:
