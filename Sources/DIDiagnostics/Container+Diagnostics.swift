@@ -14,8 +14,8 @@ extension Container {
     /// }
     /// ```
     ///
-    /// The findings and their IDs (`DI-MISSING`, `DI-CYCLE`, `DI-CAPTIVE`, `DI-MATCHING`, `DI-ALIAS`,
-    /// `DI-BUILD`, `DI-SHADOW`, `DI-OPAQUE`) are listed in ``Finding/ID``.
+    /// The findings and their IDs (`DI-MISSING`, `DI-CYCLE`, `DI-DEFERRED-CYCLE`, `DI-CAPTIVE`,
+    /// `DI-MATCHING`, `DI-ALIAS`, `DI-BUILD`, `DI-SHADOW`, `DI-OPAQUE`) are listed in ``Finding/ID``.
     ///
     /// - Parameter instantiating: Also build every service (every name, in every container of the subtree)
     ///   in throw-away copies of the containers, so that failing factories and the dependencies of closure

@@ -3,7 +3,9 @@ import DICore
 extension DependencyGraph {
     /// The graph in Graphviz DOT: a `subgraph cluster_…` per container (nested as the containers are),
     /// a fill colour per scope, solid declared edges, dashed observed edges, dotted alias edges, and errors
-    /// in red (missing dependencies become red dashed nodes).
+    /// in red (missing dependencies become red dashed nodes). A relationship edge is labelled with its kind:
+    /// `Lazy` and `Provider` edges are dashed with a hollow dot (`style=dashed, arrowhead=odot,
+    /// label="deferred"`), `All` edges end in a crow's foot (`arrowhead=crow, label="collection"`).
     ///
     /// ```swift
     /// try app.graph().dot().write(toFile: "graph.dot", atomically: true, encoding: .utf8)
@@ -24,11 +26,16 @@ extension DependencyGraph {
         }
         var missing = 0
         for edge in edges {
-            let style: String
+            var style: String
             switch edge.kind {
             case .declared: style = ""
             case .observed: style = "style=dashed"
             case .alias: style = "style=dotted, arrowhead=empty"
+            }
+            if edge.relationship.isDeferred {
+                style = "style=dashed, arrowhead=odot, label=\"\(edge.relationship)\""
+            } else if edge.relationship == .collection {
+                style = "arrowhead=crow, label=\"\(edge.relationship)\""
             }
             if let to = edge.to {
                 let attributes = style.isEmpty ? "" : " [\(style)]"

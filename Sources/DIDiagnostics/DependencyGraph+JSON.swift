@@ -15,7 +15,8 @@ extension DependencyGraph {
     ///                 "scope": "singleton", "file": "App/Setup.swift", "line": 7,
     ///                 "implementation": "ConsoleLogger", "aliasOf": null,
     ///                 "arguments": [], "async": false, "edgesKnown": true, "shadows": null, "findings": []}],
-    ///   "edges": [{"from": "s1", "to": "s0", "dependency": "Logger", "kind": "declared"}],
+    ///   "edges": [{"from": "s1", "to": "s0", "dependency": "Logger", "kind": "declared",
+    ///              "relationship": "direct"}],
     ///   "findings": [{"id": "DI-MISSING", "severity": "error", "service": "…", "container": "…",
     ///                 "message": "…", "help": "…", "suggestions": [], "path": [{"service": "…",
     ///                 "container": "…", "scope": "…", "file": "…", "line": 1}]}]
@@ -24,8 +25,12 @@ extension DependencyGraph {
     ///
     /// Ids (`c0`, `s0`) are positions: containers depth first from the root, registrations in registration
     /// order. `implementation` is the type of the instance when the graph was made with
-    /// `instantiating: true` and it differs from the service type, `null` otherwise. An edge's `to` is `null` when nothing provides the dependency; `kind` is `declared`,
-    /// `observed` or `alias`.
+    /// `instantiating: true` and it differs from the service type, `null` otherwise. An edge's `to` is `null`
+    /// when nothing provides the dependency; `kind` is `declared`, `observed` or `alias`; `relationship` is
+    /// how the dependent uses it: `direct` (a plain parameter, and every observed edge), `deferred`
+    /// (`Lazy<T>`), `per-call` (`Provider<T>`), `assisted` (`Provider<T, Argument>`) or `collection`
+    /// (`All<T>`), and `null` for an alias edge. Schema version 1 gained `relationship` without a change of
+    /// version: no field changed meaning.
     ///
     /// - Returns: A JSON object, keys in a fixed order, one field per line.
     public func json() -> String {
@@ -67,6 +72,7 @@ extension DependencyGraph {
                 ("to", edge.to.map { .string("s\($0)") } ?? .null),
                 ("dependency", .string(edge.dependency)),
                 ("kind", .string(edge.kind.rawValue)),
+                ("relationship", edge.kind == .alias ? .null : .string(edge.relationship.name)),
             ])
         })))
         root.append(("findings", .array(findings.map { finding in

@@ -3,7 +3,9 @@ import DICore
 extension DependencyGraph {
     /// The graph as a Mermaid `flowchart` with a `subgraph` per container, as GitHub renders it in Markdown.
     ///
-    /// Declared edges are solid (`-->`), observed edges dotted (`-.->`), aliases thick (`==>`); a class per
+    /// Declared edges are solid (`-->`), observed edges dotted (`-.->`), aliases thick (`==>`); relationship
+    /// edges carry their kind: dotted for `Lazy` and `Provider` (`-.->|deferred|`, `-.->|per-call|`,
+    /// `-.->|assisted|`), solid for `All` (`-->|collection|`). A class per
     /// scope colours the nodes, and services with an error finding get the `finding` class (red border).
     ///
     /// ```swift
@@ -18,11 +20,16 @@ extension DependencyGraph {
         }
         var missing = 0
         for edge in edges {
-            let arrow: String
+            var arrow: String
             switch edge.kind {
             case .declared: arrow = "-->"
             case .observed: arrow = "-.->"
             case .alias: arrow = "==>"
+            }
+            if edge.relationship.isDeferred {
+                arrow = "-.->|\(edge.relationship)|"
+            } else if edge.relationship == .collection {
+                arrow = "-->|\(edge.relationship)|"
             }
             if let to = edge.to {
                 lines.append("  s\(edge.from) \(arrow) s\(to)")

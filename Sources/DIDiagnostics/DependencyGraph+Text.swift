@@ -16,7 +16,9 @@ extension DependencyGraph {
     /// A service that several others use is printed once, where it is registered; edges name it with the
     /// container that provides it instead of repeating it. Edges read `→ X (app)` when declared,
     /// `→ X (app, observed)` when observed while building, `= alias of X (app)` for `implements(_:)` and
-    /// `→ X (missing)` when nothing provides them. Findings are listed in brackets by ID; a graph made with
+    /// `→ X (missing)` when nothing provides them. A relationship edge ends with its kind:
+    /// `→ X (app) [deferred]` for `Lazy<X>`, `[per-call]` for `Provider<X>`, `[assisted]` for
+    /// `Provider<X, Argument>`, `[collection]` for `All<X>`. Findings are listed in brackets by ID; a graph made with
     /// `instantiating: true` also names the type each service was built as, when it differs
     /// (`[implementation: ConsoleLogger]`).
     ///
@@ -95,8 +97,14 @@ extension DependencyGraph {
         return result
     }
 
-    /// `→ Logger (app)`, `→ Logger (app, observed)`, `= alias of RouterImpl (app)`, `→ Cache (missing)`.
+    /// `→ Logger (app)`, `→ Logger (app, observed)`, `= alias of RouterImpl (app)`, `→ Cache (missing)`,
+    /// `→ Cache (app) [deferred]`.
     func describe(_ edge: Edge, names: [String]) -> String {
+        let base = describeTarget(edge, names: names)
+        return edge.relationship == .direct ? base : "\(base) [\(edge.relationship)]"
+    }
+
+    private func describeTarget(_ edge: Edge, names: [String]) -> String {
         guard let to = edge.to else { return "→ \(edge.dependency) (missing)" }
         let place = containers[services[to].container].name
         let dependency = edge.label.same(as: services[to].label) ? names[to] : edge.dependency

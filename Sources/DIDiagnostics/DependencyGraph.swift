@@ -16,8 +16,10 @@ import DICore
 /// The graph covers the container it was made from, its ancestors (so every edge has somewhere to point)
 /// and its descendants. Edges are **declared** (the parameters of `autoregister`, known without running
 /// anything), **observed** (recorded while a factory ran, by `validate(instantiating: true)`) or **alias**
-/// edges (`implements(_:)`). A registration made with a closure factory that was never seen running has
-/// unknown edges and is marked opaque.
+/// edges (`implements(_:)`). A declared edge keeps its relationship: a parameter typed `Lazy<T>`,
+/// `Provider<T>`, `Provider<T, Argument>` or `All<T>` is drawn as a `deferred`, `per-call`, `assisted` or
+/// `collection` edge to `T`, apart from plain edges. A registration made with a closure factory that was
+/// never seen running has unknown edges and is marked opaque.
 public struct DependencyGraph: Sendable {
     struct ContainerNode: Sendable {
         let name: String
@@ -61,6 +63,8 @@ public struct DependencyGraph: Sendable {
         /// The dependency as written: `Database "primary"`.
         let label: ServiceLabel
         let kind: EdgeKind
+        /// How the dependent uses it: `.direct`, or through a relationship (`Lazy`, `Provider`, `All`).
+        var relationship: Dependency.Kind = .direct
 
         var dependency: String { label.text }
     }

@@ -8,6 +8,8 @@ struct DependencyRef: Sendable {
     /// For `Optional<T>`: the key of `T`, tried when nothing is registered for the optional itself.
     let wrapped: (key: RegistrationKey, type: Any.Type)?
     let observed: Bool
+    /// How the owner depends on it: `.direct`, or through a relationship (`Lazy`, `Provider`, `All`).
+    let kind: Dependency.Kind
 
     var display: String { label.text }
 
@@ -22,6 +24,7 @@ struct DependencyRef: Sendable {
             wrapped = nil
         }
         observed = false
+        kind = dependency.kind
     }
 
     init(observed registration: Registration) {
@@ -30,6 +33,7 @@ struct DependencyRef: Sendable {
         label = ServiceLabel(type: registration.serviceType, name: registration.name, keyPathName: registration.keyPathName)
         wrapped = nil
         observed = true
+        kind = .direct
     }
 }
 

@@ -34,7 +34,8 @@ public struct Explanation: Sendable, CustomStringConvertible {
     public let shadows: [String]
     /// The registrations of the same key in descendants of the asked container, which hide this one there.
     public let shadowedBy: [String]
-    /// What it depends on, each with the container that provides it (or `missing`).
+    /// What it depends on, each with the container that provides it (or `missing`) and how the edge is
+    /// known; a relationship adds its kind: `Back (app, declared, deferred)` for `Lazy<Back>`.
     public let dependencies: [String]
     /// The services that depend on it.
     public let dependents: [String]
@@ -90,7 +91,8 @@ public struct Explanation: Sendable, CustomStringConvertible {
         }.map { "\($0.element.display) in \(names[$0.element.container]) (\($0.element.location))" }
         dependencies = graph.edges(from: found).map { edge in
             let place = edge.to.map { names[analysis.services[$0].container] } ?? "missing"
-            return "\(edge.dependency) (\(place), \(edge.kind.rawValue))"
+            let relationship = edge.relationship == .direct ? "" : ", \(edge.relationship)"
+            return "\(edge.dependency) (\(place), \(edge.kind.rawValue)\(relationship))"
         }
         dependents = graph.edges.filter { $0.to == found }.map {
             let service = analysis.services[$0.from]

@@ -28,6 +28,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// |---|---|---|
     /// | `DI-MISSING` | error | a dependency with no registration visible on the path |
     /// | `DI-CYCLE` | error | services that need each other, found with strongly connected components |
+    /// | `DI-DEFERRED-CYCLE` | note | a loop broken by a `Lazy` or `Provider`: no construction cycle |
     /// | `DI-CAPTIVE` | warning | a longer-lived instance holds a shorter-lived one |
     /// | `DI-MATCHING` | error | a `.matching(tag)` service reachable where no container has the tag |
     /// | `DI-ALIAS` | error | an alias whose implementation does not conform to it |
@@ -51,6 +52,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         public static let missing = ID("DI-MISSING")
         /// Services that need each other: the whole loop, with where to break it.
         public static let cycle = ID("DI-CYCLE")
+        /// Services that need each other through a `Lazy` or `Provider`: the loop is broken, built on use.
+        public static let deferredCycle = ID("DI-DEFERRED-CYCLE")
         /// A longer-lived instance holding a shorter-lived one (a captive dependency).
         public static let captive = ID("DI-CAPTIVE")
         /// A `.matching(tag)` service reachable from a container with no such tagged container on its path.

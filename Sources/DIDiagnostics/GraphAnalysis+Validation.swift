@@ -19,9 +19,14 @@ extension GraphAnalysis {
                 switch resolve(ref, from: service.container) {
                 case .service(let found): to = found
                 case .absent: continue
+                // An empty collection is valid: `All<T>` of nothing resolves to no instances.
+                case .missing where ref.kind == .collection: continue
                 case .missing: to = nil
                 }
-                edges.append(.init(from: index, to: to, label: ref.label, kind: ref.observed ? .observed : .declared))
+                edges.append(.init(
+                    from: index, to: to, label: ref.label, kind: ref.observed ? .observed : .declared,
+                    relationship: ref.kind
+                ))
             }
         }
         checkShadows()
@@ -81,12 +86,17 @@ extension GraphAnalysis {
     }
 
     /// Follows every edge from every container of the validated subtree: DI-MISSING, DI-MATCHING, DI-CAPTIVE,
-    /// then DI-CYCLE on the strongly connected components of what was reached.
+    /// then DI-CYCLE and DI-DEFERRED-CYCLE on the strongly connected components of what was reached.
+    ///
+    /// A relationship to a missing type is DI-MISSING (it fails when injected), except `All<T>`: an empty
+    /// collection is valid.
     private mutating func walk() {
         var nodeIndex: [Node: Int] = [:]
         var nodes: [Node] = []
         var predecessor: [Int?] = []
         var successors: [[Int]] = []
+        /// Per node, parallel to `successors`: whether the edge is deferred (`Lazy`, `Provider`).
+        var deferred: [[Bool]] = []
         var reported = Set<String>()
         var queue: [Int] = []
         var head = 0
@@ -98,6 +108,7 @@ extension GraphAnalysis {
             nodes.append(node)
             predecessor.append(from)
             successors.append([])
+            deferred.append([])
             queue.append(id)
             return id
         }
@@ -128,13 +139,15 @@ extension GraphAnalysis {
                 head += 1
                 let node = nodes[id]
                 let holder = services[node.service]
-                var targets: [(service: Int, label: ServiceLabel)] = []
-                if let alias = holder.aliasOf { targets.append((alias, services[alias].label)) }
+                var targets: [(service: Int, label: ServiceLabel, kind: Dependency.Kind)] = []
+                if let alias = holder.aliasOf { targets.append((alias, services[alias].label, .direct)) }
                 for ref in dependencies[node.service] {
                     switch resolve(ref, from: node.context) {
                     case .service(let found):
-                        targets.append((found, ref.label))
+                        targets.append((found, ref.label, ref.kind))
                     case .absent:
+                        continue
+                    case .missing where ref.kind == .collection:
                         continue
                     case .missing:
                         guard reported.insert("missing|\(node.service)|\(ref.display)").inserted else { continue }
@@ -152,7 +165,7 @@ extension GraphAnalysis {
                         ), about: node.service)
                     }
                 }
-                for (target, label) in targets {
+                for (target, label, kind) in targets {
                     let dependency = services[target]
                     var display: String { label.text }
                     guard let targetContext = context(of: target, requestedFrom: node.context) else {
@@ -172,7 +185,10 @@ extension GraphAnalysis {
                     }
                     let next = intern(Node(service: target, context: targetContext), from: id)
                     successors[id].append(next)
-                    if holder.aliasOf != target, Self.isCaptive(holder: holder.scope, dependency: dependency.scope),
+                    deferred[id].append(kind.isDeferred)
+                    // A Provider resolves again on every call: it keeps nothing captive.
+                    if holder.aliasOf != target, kind != .perCall, kind != .assisted,
+                       Self.isCaptive(holder: holder.scope, dependency: dependency.scope),
                        reported.insert("captive|\(node.service)|\(target)").inserted
                     {
                         add(Finding(
@@ -189,12 +205,134 @@ extension GraphAnalysis {
                 }
             }
         }
-        findCycles(nodes: nodes, successors: successors, reported: &reported)
+        // A loop through a deferred edge is no construction cycle: only direct edges make DI-CYCLE errors.
+        let direct = successors.indices.map { node in
+            successors[node].indices.filter { !deferred[node][$0] }.map { successors[node][$0] }
+        }
+        findCycles(nodes: nodes, successors: direct, reported: &reported)
+        findDeferredCycles(nodes: nodes, successors: successors, deferred: deferred, reported: &reported)
     }
 
-    /// DI-CYCLE: Tarjan's strongly connected components, iteratively; one finding per distinct loop.
+    /// DI-DEFERRED-CYCLE: a note per strongly connected component that loops through a deferred edge.
+    private mutating func findDeferredCycles(
+        nodes: [Node], successors: [[Int]], deferred: [[Bool]], reported: inout Set<String>
+    ) {
+        for component in Self.components(successors) {
+            let members = Set(component)
+            // The first deferred edge inside the component, in the order the nodes were found.
+            var broken: (from: Int, to: Int)?
+            search: for node in component.sorted() {
+                for (position, target) in successors[node].enumerated()
+                where deferred[node][position] && members.contains(target) {
+                    broken = (node, target)
+                    break search
+                }
+            }
+            guard let (from, to) = broken else { continue }
+            // The loop: the deferred edge, then the shortest way back from its target to its source.
+            var previous: [Int: Int] = [to: to]
+            var frontier = [to]
+            while !frontier.isEmpty, previous[from] == nil {
+                var following: [Int] = []
+                for node in frontier {
+                    for target in successors[node] where members.contains(target) && previous[target] == nil {
+                        previous[target] = node
+                        following.append(target)
+                    }
+                }
+                frontier = following
+            }
+            var loop = [from]
+            var current = from
+            while current != to, let back = previous[current] {
+                loop.insert(back, at: 1)
+                current = back
+            }
+            let loopServices = loop.map { nodes[$0].service }
+            guard reported.insert("deferred-cycle|\(Set(loopServices).sorted())").inserted else { continue }
+            let elements = (loop + [from]).map { element(nodes[$0].service, in: nodes[$0].context) }
+            let names = elements.map(\.description)
+            let owner = names[0]
+            let target = services[nodes[to].service]
+            let relationship = Self.relationshipSpelling(
+                ServiceName.describe(target.label.type, name: nil), kind: self.kind(from: nodes[from], to: target)
+            )
+            add(Finding(
+                id: .deferredCycle, severity: .note, service: owner, container: containers[nodes[from].context].name,
+                message: "\(owner) and \(names[1]) need each other through a relationship: "
+                    + "\(names.joined(separator: " → ")). The loop is broken by \(relationship) in \(owner), "
+                    + "which resolves \(names[1]) after \(owner) is built, so it is no construction cycle.",
+                path: elements,
+                help: "Nothing to do if the loop is meant; reading the \(relationship) while \(names[1]) is being "
+                    + "built (from its initializer) would still fail with a cycle error."
+            ), about: nodes[from].service)
+        }
+    }
+
+    /// The relationship kind of the declared edge from `node`'s service to `target`, `.deferred` if unknown.
+    private func kind(from node: Node, to target: DependencyGraph.ServiceNode) -> Dependency.Kind {
+        dependencies[node.service].first { ref in
+            ref.kind.isDeferred && ObjectIdentifier(ref.type) == ObjectIdentifier(target.label.type)
+        }?.kind ?? .deferred
+    }
+
+    /// `Lazy<B>`, `Provider<B>`, or `Provider<B, …>` for an assisted edge.
+    static func relationshipSpelling(_ type: String, kind: Dependency.Kind) -> String {
+        switch kind {
+        case .perCall: "Provider<\(type)>"
+        case .assisted: "Provider<\(type), …>"
+        default: "Lazy<\(type)>"
+        }
+    }
+
+    /// DI-CYCLE: one error per distinct loop of direct edges (`successors` holds no deferred edge).
     private mutating func findCycles(nodes: [Node], successors: [[Int]], reported: inout Set<String>) {
-        let count = nodes.count
+        for component in Self.components(successors) {
+            let members = Set(component)
+            let first = component.min()!
+            // The loop through the component from its first-found node, by breadth-first search.
+            var previous: [Int: Int] = [:]
+            var frontier = [first]
+            var closing: Int?
+            search: while !frontier.isEmpty {
+                var following: [Int] = []
+                for node in frontier {
+                    for target in successors[node] where members.contains(target) {
+                        if target == first { closing = node; break search }
+                        if previous[target] == nil { previous[target] = node; following.append(target) }
+                    }
+                }
+                frontier = following
+            }
+            var loop = [first]
+            var current = closing ?? first
+            while current != first {
+                loop.insert(current, at: 1)
+                current = previous[current] ?? first
+            }
+            let loopServices = loop.map { nodes[$0].service }
+            guard reported.insert("cycle|\(Set(loopServices).sorted())").inserted else { continue }
+            let elements = loop.map { element(nodes[$0].service, in: nodes[$0].context) }
+                + [element(nodes[first].service, in: nodes[first].context)]
+            let names = elements.map(\.description)
+            let breakFrom = names[names.count - 2]
+            let breakTo = names[names.count - 1]
+            let type = ServiceName.describe(services[nodes[first].service].label.type, name: nil)
+            add(Finding(
+                id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
+                message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",
+                path: elements,
+                help: "Break the cycle where \(breakFrom) needs \(breakTo): inject it as Lazy<\(type)> or "
+                    + "Provider<\(type)> (a loop through them is no construction cycle), or move what both need "
+                    + "into a service of its own."
+            ), about: nodes[first].service)
+        }
+    }
+
+    /// The strongly connected components that hold a loop (two nodes or more, or a node with an edge to
+    /// itself), by Tarjan's algorithm run iteratively, ordered by their first-found node.
+    static func components(_ successors: [[Int]]) -> [[Int]] {
+        let count = successors.count
         var index = [Int](repeating: -1, count: count)
         var low = [Int](repeating: 0, count: count)
         var onStack = [Bool](repeating: false, count: count)
@@ -234,43 +372,6 @@ extension GraphAnalysis {
             }
         }
 
-        for component in components.sorted(by: { $0.min()! < $1.min()! }) {
-            let members = Set(component)
-            let first = component.min()!
-            // The loop through the component from its first-found node, by breadth-first search.
-            var previous: [Int: Int] = [:]
-            var frontier = [first]
-            var closing: Int?
-            search: while !frontier.isEmpty {
-                var following: [Int] = []
-                for node in frontier {
-                    for target in successors[node] where members.contains(target) {
-                        if target == first { closing = node; break search }
-                        if previous[target] == nil { previous[target] = node; following.append(target) }
-                    }
-                }
-                frontier = following
-            }
-            var loop = [first]
-            var current = closing ?? first
-            while current != first {
-                loop.insert(current, at: 1)
-                current = previous[current] ?? first
-            }
-            let services = loop.map { nodes[$0].service }
-            guard reported.insert("cycle|\(Set(services).sorted())").inserted else { continue }
-            let elements = loop.map { element(nodes[$0].service, in: nodes[$0].context) }
-                + [element(nodes[first].service, in: nodes[first].context)]
-            let names = elements.map(\.description)
-            let breakFrom = names[names.count - 2]
-            let breakTo = names[names.count - 1]
-            add(Finding(
-                id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
-                message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",
-                path: elements,
-                help: "Break the cycle where \(breakFrom) needs \(breakTo): resolve it lazily (a factory closure "
-                    + "or @LazyInject), or move what both need into a service of its own."
-            ), about: nodes[first].service)
-        }
+        return components.sorted(by: { $0.min()! < $1.min()! })
     }
 }

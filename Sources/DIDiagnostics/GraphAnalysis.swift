@@ -111,8 +111,26 @@ struct GraphAnalysis {
         return nil
     }
 
+    /// The nearest registration of `key`'s type and name that takes runtime arguments, for an assisted
+    /// `Provider<T, Argument>`: its dependency names `T` but not the argument types, so any argument list
+    /// counts (the first registered when a container has several).
+    func lookupAssisted(_ key: RegistrationKey, from: Int) -> Int? {
+        var current: Int? = from
+        while let container = current {
+            let found = containers[container].services.first { service in
+                let candidate = registrations[service].key
+                return candidate.type == key.type && candidate.name == key.name && candidate.arguments != nil
+                    && candidate.keyPath == 0
+            }
+            if let found { return found }
+            current = containers[container].parent
+        }
+        return nil
+    }
+
     /// Where `ref` resolves from container `from`: a service, `.absent` for a missing optional, or `.missing`.
     func resolve(_ ref: DependencyRef, from: Int) -> Resolution {
+        if ref.kind == .assisted { return lookupAssisted(ref.key, from: from).map(Resolution.service) ?? .missing }
         if let found = lookup(ref.key, from: from) { return .service(found) }
         if let wrapped = ref.wrapped {
             if let found = lookup(wrapped.key, from: from) { return .service(found) }

@@ -30,8 +30,10 @@ import Testing
         #expect("\(Finding.Severity.warning)" == "warning")
         #expect("\(Finding.Severity.note)" == "note")
         #expect(
-            [Finding.ID.cycle, .captive, .matching, .alias, .shadow, .opaque, .build].map(\.description)
-                == ["DI-CYCLE", "DI-CAPTIVE", "DI-MATCHING", "DI-ALIAS", "DI-SHADOW", "DI-OPAQUE", "DI-BUILD"]
+            [Finding.ID.cycle, .deferredCycle, .captive, .matching, .alias, .shadow, .opaque, .build]
+                .map(\.description)
+                == ["DI-CYCLE", "DI-DEFERRED-CYCLE", "DI-CAPTIVE", "DI-MATCHING", "DI-ALIAS", "DI-SHADOW",
+                    "DI-OPAQUE", "DI-BUILD"]
         )
     }
 }

@@ -181,6 +181,65 @@ import Testing
         #expect(findings.first?["severity"] as? String == "error")
     }
 
+    @Test func relationshipEdgesAreDrawnByKind() throws {
+        let app = try Graphs.relationships()
+        final class Widget: Plugin {}
+        try app.register((any Plugin).self, fileID: "App/Setup.swift", line: 7) { _ in Widget() }
+        let graph = app.graph()
+        #expect(graph.text() == """
+            app
+            ├── Front      singleton  App/Loop.swift:1  [DI-DEFERRED-CYCLE]
+            │   └── → Back (app) [deferred]
+            ├── Back       singleton  App/Loop.swift:2
+            │   └── → Front (app)
+            ├── Cache      singleton  App/Setup.swift:3  [DI-OPAQUE]
+            ├── Session    transient  App/Setup.swift:4  [DI-OPAQUE]
+            ├── Report     transient  App/Setup.swift:5  [arguments: String]  [DI-OPAQUE]
+            ├── Dashboard  transient  App/Setup.swift:6
+            │   ├── → Cache (app) [deferred]
+            │   ├── → Session (app) [per-call]
+            │   ├── → Report (app) [assisted]
+            │   └── → Plugin (app) [collection]
+            └── Plugin     transient  App/Setup.swift:7  [DI-OPAQUE]
+            7 registrations in 1 container; findings: 0 errors, 0 warnings, 2 notes.
+            """)
+        let dot = graph.dot()
+        #expect(dot.contains("  s0 -> s1 [style=dashed, arrowhead=odot, label=\"deferred\"];\n  s1 -> s0;\n"))
+        #expect(dot.contains("  s5 -> s2 [style=dashed, arrowhead=odot, label=\"deferred\"];\n"))
+        #expect(dot.contains("  s5 -> s3 [style=dashed, arrowhead=odot, label=\"per-call\"];\n"))
+        #expect(dot.contains("  s5 -> s4 [style=dashed, arrowhead=odot, label=\"assisted\"];\n"))
+        #expect(dot.contains("  s5 -> s6 [arrowhead=crow, label=\"collection\"];\n"))
+        let mermaid = graph.mermaid()
+        #expect(mermaid.contains("""
+              s0 -.->|deferred| s1
+              s1 --> s0
+              s5 -.->|deferred| s2
+              s5 -.->|per-call| s3
+              s5 -.->|assisted| s4
+              s5 -->|collection| s6
+
+            """))
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(graph.json().utf8)) as? [String: Any]
+        )
+        #expect(object["schemaVersion"] as? Int == 1)
+        let edges = try #require(object["edges"] as? [[String: Any]])
+        #expect(edges.map { "\($0["from"]!)->\($0["to"]!) \($0["kind"]!) \($0["relationship"]!)" } == [
+            "s0->s1 declared deferred", "s1->s0 declared direct", "s5->s2 declared deferred",
+            "s5->s3 declared per-call", "s5->s4 declared assisted", "s5->s6 declared collection",
+        ])
+    }
+
+    @Test func aMissingRelationshipTargetIsDrawnMissingWithItsKind() throws {
+        final class Consumer: Sendable { init(cache: Lazy<Cache>) {} }
+        let app = Container(name: "app")
+        try app.autoregister(Consumer.self, fileID: "App/Setup.swift", line: 1, initializer: Consumer.init)
+        let graph = app.graph()
+        #expect(graph.text().contains("└── → Cache (missing) [deferred]\n"))
+        #expect(graph.dot().contains("  s0 -> m0 [color=red, style=dashed, arrowhead=odot, label=\"deferred\"];\n"))
+        #expect(graph.mermaid().contains("  s0 -.->|deferred| m0\n"))
+    }
+
     @Test func jsonEscapesQuotesAndBackslashes() throws {
         let app = Container(name: "a \"quoted\" \\ name")
         try app.register(Cache.self, name: "tab\there", fileID: "App/Setup.swift", line: 1) { _ in Cache() }

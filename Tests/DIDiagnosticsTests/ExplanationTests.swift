@@ -17,6 +17,15 @@ import Testing
             """)
     }
 
+    @Test func explainsARelationshipEdgeWithItsKind() throws {
+        let app = try Graphs.relationships()
+        #expect(app.explain(Front.self).dependencies == ["Back (app, declared, deferred)"])
+        #expect(app.explain(Dashboard.self).dependencies == [
+            "Cache (app, declared, deferred)", "Session (app, declared, per-call)", "Report (app, declared, assisted)",
+        ])
+        #expect(app.explain(Back.self).dependencies == ["Front (app, declared)"])
+    }
+
     @Test func explainsWhatAnOverrideShadows() throws {
         let (app, checkout) = try Graphs.healthy()
         defer { withExtendedLifetime(app) {} }

@@ -55,3 +55,38 @@ enum Graphs {
         return (app, checkout)
     }
 }
+
+/// `Front → Lazy<Back> → Back → Front`: a loop broken by the `Lazy`.
+final class Front: Sendable {
+    init(back: Lazy<Back>) {}
+}
+final class Back: Sendable {
+    init(front: Front) {}
+}
+protocol Plugin: Sendable {}
+final class Report: Sendable {
+    init(quarter: String) {}
+}
+/// One parameter of every relationship kind.
+final class Dashboard: Sendable {
+    init(cache: Lazy<Cache>, sessions: Provider<Session>, makeReport: Provider<Report, String>,
+         plugins: All<any Plugin>) {}
+}
+
+extension Graphs {
+    /// app: `Front` and `Back` (a deferred loop); `Dashboard` with one edge of every relationship kind.
+    static func relationships() throws -> Container {
+        let app = Container(name: "app")
+        try app.autoregister(Front.self, scope: .singleton, fileID: "App/Loop.swift", line: 1,
+                             initializer: Front.init)
+        try app.autoregister(Back.self, scope: .singleton, fileID: "App/Loop.swift", line: 2,
+                             initializer: Back.init)
+        try app.register(Cache.self, scope: .singleton, fileID: "App/Setup.swift", line: 3) { _ in Cache() }
+        try app.register(Session.self, fileID: "App/Setup.swift", line: 4) { _ in Session() }
+        try app.register(Report.self, fileID: "App/Setup.swift", line: 5) { (_: any Resolver, quarter: String) in
+            Report(quarter: quarter)
+        }
+        try app.autoregister(Dashboard.self, fileID: "App/Setup.swift", line: 6, initializer: Dashboard.init)
+        return app
+    }
+}

@@ -59,9 +59,108 @@ import Testing
                 Ping  singleton  in app  App/Loop.swift:1
                 Pong  singleton  in app  App/Loop.swift:2
                 Ping  singleton  in app  App/Loop.swift:1
-              help: Break the cycle where Pong needs Ping: resolve it lazily (a factory closure or \
-            @LazyInject), or move what both need into a service of its own.
+              help: Break the cycle where Pong needs Ping: inject it as Lazy<Ping> or Provider<Ping> (a loop \
+            through them is no construction cycle), or move what both need into a service of its own.
             """)
+    }
+
+    @Test func aPlainLoopIsNoDeferredCycle() throws {
+        let app = Container(name: "app")
+        try app.autoregister(Ping.self, scope: .singleton, initializer: Ping.init)
+        try app.autoregister(Pong.self, scope: .singleton, initializer: Pong.init)
+        let ids = app.validate().findings.map(\.id)
+        #expect(ids.contains(.cycle))
+        #expect(!ids.contains(.deferredCycle))
+    }
+
+    @Test func aLoopThroughLazyIsANoteNotACycle() throws {
+        let app = try Graphs.relationships()
+        let report = app.validate()
+        #expect(!report.findings.contains { $0.id == .cycle })
+        #expect(!report.hasErrors)
+        let notes = report.findings.filter { $0.id == .deferredCycle }
+        #expect(notes.count == 1)
+        let note = try #require(notes.first)
+        #expect(note.severity == .note)
+        #expect(note.path.map(\.description) == ["Front", "Back", "Front"])
+        #expect(note.description == """
+            note[DI-DEFERRED-CYCLE]: Front and Back need each other through a relationship: Front → Back → Front. \
+            The loop is broken by Lazy<Back> in Front, which resolves Back after Front is built, so it is no \
+            construction cycle.
+              path:
+                Front  singleton  in app  App/Loop.swift:1
+                Back   singleton  in app  App/Loop.swift:2
+                Front  singleton  in app  App/Loop.swift:1
+              help: Nothing to do if the loop is meant; reading the Lazy<Back> while Back is being built (from its \
+            initializer) would still fail with a cycle error.
+            """)
+    }
+
+    @Test func aLoopThroughProviderNamesTheProvider() throws {
+        final class Left: Sendable { init(right: Provider<Right>) {} }
+        final class Right: Sendable { init(middle: Middle) {} }
+        final class Middle: Sendable { init(left: Left) {} }
+        let app = Container(name: "app")
+        try app.autoregister(Left.self, initializer: Left.init)
+        try app.autoregister(Right.self, initializer: Right.init)
+        try app.autoregister(Middle.self, initializer: Middle.init)
+        let findings = app.validate().findings
+        #expect(!findings.contains { $0.id == .cycle })
+        let note = try #require(findings.first { $0.id == .deferredCycle })
+        #expect(note.path.map(\.description) == ["Left", "Right", "Middle", "Left"])
+        #expect(note.message.contains("Left → Right → Middle → Left"))
+        #expect(note.message.contains("Provider<Right> in Left"))
+    }
+
+    @Test func aDirectLoopBesideADeferredEdgeIsStillACycle() throws {
+        final class Owner: Sendable { init(ping: Ping, lazyPing: Lazy<Ping>) {} }
+        let app = Container(name: "app")
+        try app.autoregister(Ping.self, scope: .singleton, initializer: Ping.init)
+        try app.autoregister(Pong.self, scope: .singleton, initializer: Pong.init)
+        try app.autoregister(Owner.self, initializer: Owner.init)
+        let cycles = app.validate().findings.filter { $0.id == .cycle }
+        #expect(cycles.map { $0.path.map(\.description) } == [["Ping", "Pong", "Ping"]])
+    }
+
+    @Test func anEmptyCollectionIsNotMissing() throws {
+        final class Host: Sendable { init(plugins: All<any Plugin>) {} }
+        let app = Container(name: "app")
+        try app.autoregister(Host.self, initializer: Host.init)
+        let report = app.validate()
+        #expect(report.findings.filter { $0.id == .missing }.isEmpty)
+        #expect(!report.hasErrors)
+    }
+
+    @Test func aRelationshipToAnUnregisteredTypeIsMissing() throws {
+        final class Consumer: Sendable {
+            init(cache: Lazy<Cache>, sessions: Provider<Session>, makeReport: Provider<Report, String>) {}
+        }
+        let app = Container(name: "app")
+        try app.autoregister(Consumer.self, initializer: Consumer.init)
+        let missing = app.validate().findings.filter { $0.id == .missing }
+        #expect(missing.map(\.service) == ["Cache", "Session", "Report"])
+        #expect(missing.allSatisfy { $0.severity == .error })
+    }
+
+    @Test func anAssistedProviderNeedsARegistrationWithArguments() throws {
+        final class Consumer: Sendable { init(makeReport: Provider<Report, String>) {} }
+        let app = Container(name: "app")
+        try app.register(Report.self) { _ in Report(quarter: "") }
+        try app.autoregister(Consumer.self, initializer: Consumer.init)
+        #expect(app.validate().findings.contains { $0.id == .missing && $0.service == "Report" })
+        try app.register(Report.self) { (_: any Resolver, quarter: String) in Report(quarter: quarter) }
+        #expect(!app.validate().findings.contains { $0.id == .missing })
+    }
+
+    @Test func aProviderKeepsNothingCaptiveButALazyDoes() throws {
+        final class ByProvider: Sendable { init(sessions: Provider<Session>) {} }
+        final class ByLazy: Sendable { init(session: Lazy<Session>) {} }
+        let app = Container(name: "app")
+        try app.register(Session.self) { _ in Session() }
+        try app.autoregister(ByProvider.self, scope: .singleton, initializer: ByProvider.init)
+        try app.autoregister(ByLazy.self, scope: .singleton, initializer: ByLazy.init)
+        let captives = app.validate().findings.filter { $0.id == .captive }
+        #expect(captives.map(\.service) == ["ByLazy"])
     }
 
     @Test func singletonHoldingATransientIsCaptive() throws {
