@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "DIScopes", dependencies: ["DICore"]),
         .target(name: "DIPropertyWrappers", dependencies: ["DICore", "DIScopes"]),
         .target(name: "DIDiagnostics", dependencies: ["DICore"]),
-        .target(name: "DITesting", dependencies: ["DICore", "DIPropertyWrappers"]),
+        .target(name: "DITesting", dependencies: ["DICore", "DIPropertyWrappers", "DIDiagnostics"]),
         .target(
             name: "DIToolkit",
             dependencies: ["DICore", "DIScopes", "DIPropertyWrappers", "DIDiagnostics"]
@@ -31,7 +31,11 @@ let package = Package(
         .testTarget(name: "DICoreTests", dependencies: ["DICore", "DITestSupport"]),
         .testTarget(name: "DIScopesTests", dependencies: ["DIScopes", "DITestSupport"]),
         .testTarget(name: "DIPropertyWrappersTests", dependencies: ["DIPropertyWrappers", "DITestSupport"]),
-        .testTarget(name: "DITestingTests", dependencies: ["DITesting", "DIScopes"]),
+        // `__Snapshots__` holds the graph snapshots `expectGraphSnapshot` compares with; not a resource.
+        .testTarget(
+            name: "DITestingTests", dependencies: ["DITesting", "DIDiagnostics", "DIScopes"],
+            exclude: ["__Snapshots__"]
+        ),
         .testTarget(name: "DIDiagnosticsTests", dependencies: ["DIDiagnostics", "DIScopes"]),
     ],
     swiftLanguageModes: [.v6]

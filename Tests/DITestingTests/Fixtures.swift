@@ -97,3 +97,46 @@ enum App {
         }
     }
 }
+
+/// Small graphs for `expectValid` and `expectGraphSnapshot`, with fixed locations so printed graphs stay put.
+enum Shop {
+    final class Journal: Sendable {}
+    final class Ledger: Sendable {
+        init(journal: Journal) {}
+    }
+    final class Till: Sendable {
+        init(ledger: Ledger) {}
+    }
+    final class Printer: Sendable {}
+    final class Receipt: Sendable {
+        init(printer: Printer) {}
+    }
+    final class Ping: Sendable {
+        init(pong: Pong) {}
+    }
+    final class Pong: Sendable {
+        init(ping: Ping) {}
+    }
+    struct OutOfPaper: Error {}
+
+    /// A valid graph: `Till` → `Ledger` (singleton) → `Journal` (singleton, a closure factory: one note).
+    static func valid(journalScope: Scope = .singleton) throws -> Container {
+        let shop = Container(name: "shop")
+        try shop.register(Journal.self, scope: journalScope, fileID: "Shop/Setup.swift", line: 3) { _ in
+            Journal()
+        }
+        try shop.autoregister(Ledger.self, scope: .singleton, fileID: "Shop/Setup.swift", line: 4,
+                              initializer: Ledger.init)
+        try shop.autoregister(Till.self, fileID: "Shop/Setup.swift", line: 5, initializer: Till.init)
+        return shop
+    }
+
+    /// The valid graph plus a missing dependency (`Receipt` needs `Printer`) and a cycle (`Ping` ⇄ `Pong`).
+    static func broken() throws -> Container {
+        let shop = try valid()
+        try shop.autoregister(Receipt.self, fileID: "Shop/Setup.swift", line: 6, initializer: Receipt.init)
+        try shop.autoregister(Ping.self, fileID: "Shop/Setup.swift", line: 7, initializer: Ping.init)
+        try shop.autoregister(Pong.self, fileID: "Shop/Setup.swift", line: 8, initializer: Pong.init)
+        return shop
+    }
+}

@@ -1,0 +1,64 @@
+@testable import DITesting
+import DICore
+import DIDiagnostics
+import Testing
+
+@Suite struct ExpectValidTests {
+    @Test func aValidGraphRecordsNothingAndReturnsTheReport() throws {
+        let reports = Log()
+        let shop = try Shop.valid()
+        let report = FailureReporter.$injected.withValue(.capturing(reports.append)) { expectValid(shop) }
+        #expect(reports.entries.isEmpty)
+        // The closure factory of Journal is a note: reported, never a failure.
+        #expect(report.findings.map(\.id) == [.opaque])
+    }
+
+    @Test func aMissingDependencyAndACycleAreEachRecordedWithTheirWholeDescription() throws {
+        let reports = Log()
+        let shop = try Shop.broken()
+        let report = FailureReporter.$injected.withValue(.capturing(reports.append)) { expectValid(shop) }
+        #expect(report.errors.map(\.id) == [.cycle, .missing])
+        #expect(reports.entries == report.errors.map(\.description))
+        #expect(reports.entries.contains { $0.hasPrefix("error[DI-MISSING]: ") && $0.contains("Printer") })
+        #expect(reports.entries.contains { $0.hasPrefix("error[DI-CYCLE]: ") && $0.contains("Ping") })
+    }
+
+    @Test func failuresReachSwiftTestingAtTheCallSite() throws {
+        let shop = try Shop.broken()
+        let line = #line + 2
+        withKnownIssue {
+            expectValid(shop)
+        } matching: { issue in
+            issue.sourceLocation?.line == line
+                && issue.comments.map(\.rawValue).joined().hasPrefix("error[DI-")
+        }
+    }
+
+    @Test func aWarningFailsUnlessItsIDIsAllowed() throws {
+        let reports = Log()
+        let shop = try Shop.valid(journalScope: .transient)   // a singleton Ledger holds a transient Journal
+        FailureReporter.$injected.withValue(.capturing(reports.append)) { expectValid(shop) }
+        let failure = try #require(reports.entries.first)
+        #expect(reports.entries.count == 1)
+        #expect(failure.hasPrefix("warning[DI-CAPTIVE]: "))
+        #expect(failure.contains("List its ID (DI-CAPTIVE) in expectValid's `allowing:` parameter."))
+
+        let allowed = Log()
+        let report = FailureReporter.$injected.withValue(.capturing(allowed.append)) {
+            expectValid(shop, allowing: [.captive])
+        }
+        #expect(allowed.entries.isEmpty)
+        #expect(report.warnings.map(\.id) == [.captive])
+    }
+
+    @Test func instantiatingAlsoReportsFactoriesThatFail() throws {
+        let shop = try Shop.valid()
+        try shop.register(Shop.Printer.self, fileID: "Shop/Setup.swift", line: 9) { _ in throw Shop.OutOfPaper() }
+        let reports = Log()
+        FailureReporter.$injected.withValue(.capturing(reports.append)) { expectValid(shop) }
+        #expect(reports.entries.isEmpty)
+        FailureReporter.$injected.withValue(.capturing(reports.append)) { expectValid(shop, instantiating: true) }
+        #expect(reports.entries.count == 1)
+        #expect(reports.entries.first?.hasPrefix("error[DI-BUILD]: ") == true)
+    }
+}
