@@ -1,7 +1,7 @@
 import DICore
 import Testing
 
-@Suite struct AliasTests {
+@Suite(.timeLimit(.minutes(1))) struct AliasTests {
     @Test func singletonAliasesShareOneInstance() throws {
         let app = Container(name: "app")
         try app.register(RouterImpl.self, scope: .singleton) { _ in RouterImpl() }

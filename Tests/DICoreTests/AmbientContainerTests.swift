@@ -18,7 +18,7 @@ fileprivate actor Ledger {
 }
 
 /// The ambient container: `Container.shared`, the task-local `Container.current` and `withContainer`.
-@Suite struct AmbientContainerTests {
+@Suite(.timeLimit(.minutes(1))) struct AmbientContainerTests {
     @Test func currentIsSharedWhereNothingIsBound() {
         #expect(Container.current === Container.shared)
         #expect(Container.shared.parent == nil)

@@ -3,7 +3,7 @@ import Testing
 
 /// Tasks started inside one async factory (`async let`, task groups) ask from the same node of the async
 /// path; when they meet at an instance being built, one waits for the other: that is not a cycle.
-@Suite struct AsyncSiblingBuildTests {
+@Suite(.timeLimit(.minutes(1))) struct AsyncSiblingBuildTests {
     final class Shared: Sendable {}
 
     final class Many: Sendable {

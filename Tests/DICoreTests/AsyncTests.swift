@@ -1,7 +1,7 @@
 import DICore
 import Testing
 
-@Suite struct AsyncTests {
+@Suite(.timeLimit(.minutes(1))) struct AsyncTests {
     actor Store {
         let name: String
         init(name: String) { self.name = name }

@@ -3,7 +3,7 @@ import Testing
 
 /// A closed container hands out nothing it disposed: not itself, not through children made before or
 /// after it closed.
-@Suite struct ClosedContainerTests {
+@Suite(.timeLimit(.minutes(1))) struct ClosedContainerTests {
     final class Handle: Disposable, Sendable {
         private let disposed = Counter()
         func dispose() { disposed.increment() }

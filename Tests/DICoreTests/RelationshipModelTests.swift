@@ -1,4 +1,5 @@
 import DICore
+import DITestSupport
 import Testing
 
 /// Relationship types against a small reference model: random registrations in a parent and a child,
@@ -9,18 +10,6 @@ import Testing
         init(origin: String) { self.origin = origin }
     }
 
-    /// SplitMix64: small, seedable, the same sequence on every platform.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     struct Entry {
         let name: String
         let singleton: Bool
@@ -29,7 +18,7 @@ import Testing
     @Test(arguments: [UInt64(1), 2, 3, UInt64.random(in: 0...UInt64.max)])
     func relationshipsMatchTheModel(seed: UInt64) throws {
         print("RelationshipModelTests seed: \(seed)")
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(state: seed)
         let app = Container(name: "app")
         let child = app.child(name: "child")
         let names = (0..<6).map { "n\($0)" }

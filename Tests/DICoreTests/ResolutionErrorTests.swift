@@ -3,7 +3,7 @@ import Testing
 
 /// Every thrown error says what was asked, the path from the top-level request, each container
 /// searched, where each registration on the path was made, and close matches.
-@Suite struct ResolutionErrorTests {
+@Suite(.timeLimit(.minutes(1))) struct ResolutionErrorTests {
     final class Screen: Sendable { init(_ repository: Repository) {} }
 
     @Test func missingDependencyNamesPathContainersAndLocations() throws {

@@ -43,7 +43,7 @@ extension ServiceKeys {
 }
 
 /// The keypath registry (`ServiceKeys`, `resolve(\.key)`, `register(\.key)`).
-@Suite struct ServiceKeyTests {
+@Suite(.timeLimit(.minutes(1))) struct ServiceKeyTests {
     @Test func keyTakesItsNameFromTheDeclaringProperty() {
         let key = ServiceKeys()[keyPath: \.clock]
         #expect(key.name == "clock")

@@ -1,21 +1,10 @@
 import DICore
+import DITestSupport
 import Testing
 
 /// A seeded random walk over a base container and a test container made from it, checked step by step
 /// against a small model: which marker each singleton was built with, in the base and in the test.
 @Suite struct TestContainerModelTests {
-    /// A deterministic generator, so that a failing seed can be replayed.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     final class Built: Sendable {
         let marker: Int
         init(marker: Int) { self.marker = marker }

@@ -25,7 +25,7 @@ private final class Egg {
     init(chicken: Chicken) { self.chicken = chicken }
 }
 
-@Suite struct LazyInjectTests {
+@Suite(.timeLimit(.minutes(1))) struct LazyInjectTests {
     @Test func resolvesOnTheFirstReadThenKeepsTheInstance() throws {
         let (_, checkout) = try makeApp()
         let builds = Counter()

@@ -15,7 +15,7 @@ private struct Child: Sendable {
 }
 
 /// Wrappers used from many tasks at once; run these under the thread sanitizer too.
-@Suite struct WrapperConcurrencyTests {
+@Suite(.timeLimit(.minutes(1))) struct WrapperConcurrencyTests {
     @Test func parallelTasksEachSeeTheirOwnAmbientContainer() async throws {
         let app = Container(name: "app")
         try app.register(Database.self, scope: .singleton) { _ in Database() }

@@ -2,7 +2,7 @@ import DICore
 import DIScopes
 import Testing
 
-@Suite struct CachedLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct CachedLifetimeTests {
     @Test func resetDropsAndDisposesTheInstanceAndTheNextResolveBuildsANewOne() throws {
         let tree = try Tree(widget: .cached)
         let first = try tree.feature.resolve(Widget.self)

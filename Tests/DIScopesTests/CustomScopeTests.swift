@@ -36,7 +36,7 @@ final class ServiceNameKeyedStorage: InstanceStorage {
     func release(_ key: InstanceKey) -> StoredInstance? { instances.withLock { $0.removeValue(forKey: key.service) } }
 }
 
-@Suite struct CustomScopeTests {
+@Suite(.timeLimit(.minutes(1))) struct CustomScopeTests {
     @Test func theStorageIsAskedFirstAndKeepsTheOneInstance() throws {
         let storage = RecordingStorage()
         let tree = try Tree(widget: .custom("recorded", storage: storage))
@@ -146,7 +146,7 @@ final class ServiceNameKeyedStorage: InstanceStorage {
     }
 }
 
-@Suite struct CompositeStorageTests {
+@Suite(.timeLimit(.minutes(1))) struct CompositeStorageTests {
     @Test func aNewInstanceIsStoredIntoEveryStorage() throws {
         let first = DictionaryStorage(), second = DictionaryStorage()
         let tree = try Tree(widget: .custom("layered", storage: CompositeStorage(first, second)))

@@ -2,7 +2,7 @@ import DICore
 import DIScopes
 import Testing
 
-@Suite struct GraphLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct GraphLifetimeTests {
     final class UnitOfWork: Sendable {}
 
     final class Orders: Sendable {

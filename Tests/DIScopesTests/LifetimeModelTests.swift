@@ -1,4 +1,5 @@
 import DICore
+import DITestSupport
 import DIScopes
 import Foundation
 import Synchronization
@@ -93,19 +94,6 @@ import Testing
 }
 
 // MARK: - The scenario
-
-/// A small, fast, seedable generator (SplitMix64), so a seed replays the same scenario everywhere.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum Lifetime: String, CaseIterable, Sendable {
     case transient, singleton, scoped, graph, weak, cached, matchingSession, matchingRequest

@@ -2,7 +2,7 @@ import DICore
 import DIScopes
 import Testing
 
-@Suite struct MatchingLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct MatchingLifetimeTests {
     @Test func theNearestTaggedContainerHoldsTheInstance() throws {
         let app = Container(name: "app")
         let builds = Counter()

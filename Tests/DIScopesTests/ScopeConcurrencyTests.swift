@@ -32,7 +32,7 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
 /// The concurrency rules ("Concurrency and Reliability" in the DICore docs): every lifetime builds its
 /// instance exactly once when many ask at the same moment, and the resettable ones stay consistent when a
 /// release races a resolve. Run also under `swift test --sanitize=thread`.
-@Suite struct ScopeConcurrencyTests {
+@Suite(.timeLimit(.minutes(1))) struct ScopeConcurrencyTests {
     private struct Setup {
         let app = Container(name: "app")
         let feature: Container

@@ -2,7 +2,7 @@ import DICore
 import DIScopes
 import Testing
 
-@Suite struct ScopedLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct ScopedLifetimeTests {
     /// Swinject's `.container` scope hands both siblings the parent's one instance.
     @Test func eachSiblingFeatureGetsItsOwnInstanceBuiltWithItsOwnOverrides() throws {
         let tree = try Tree(widget: .scoped)

@@ -2,7 +2,7 @@ import DICore
 import DIScopes
 import Testing
 
-@Suite struct WeakLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct WeakLifetimeTests {
     /// Swinject accepts `.weak` for a value type and quietly builds a new value on every resolve.
     @Test func aValueTypeIsRefusedAtRegistration() throws {
         let app = Container(name: "app")

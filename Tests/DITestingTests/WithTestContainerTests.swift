@@ -2,7 +2,7 @@ import DICore
 import DITesting
 import Testing
 
-@Suite struct WithTestContainerTests {
+@Suite(.timeLimit(.minutes(1))) struct WithTestContainerTests {
     struct Refused: Error, Equatable {}
 
     @Test func theContractShapeCompilesAndWorks() throws {
