@@ -46,7 +46,7 @@ public struct DependencyGraph: Sendable {
         let implementation: Any.Type?
 
         var display: String { label.text }
-        var typeName: String { String(describing: label.type) }
+        var typeName: String { ServiceName.readable(label.type) }
         var name: String? { label.name }
     }
 

@@ -216,9 +216,22 @@ package enum ServiceName {
         return "\(typeName) \"\(name)\""
     }
 
+    /// Names already spelled out, by metatype (metatypes live as long as the process): naming a generic type
+    /// costs microseconds, and diagnostics name the same types again and again.
+    private static let spelled = Lock<[ObjectIdentifier: String]>([:])
+
+    /// The type as written in Swift (`readable(_:)`), spelled out once per type.
+    package static func readable(_ type: Any.Type) -> String {
+        let id = ObjectIdentifier(type)
+        if let known = spelled.withLock({ $0[id] }) { return known }
+        let text = spell(type)
+        spelled.withLock { $0[id] = text }
+        return text
+    }
+
     /// The type as written in Swift: the runtime prints a parameter pack as `Pack{…}`
     /// (`Provider<Report, Pack{String}>`), people write `Provider<Report, String>`.
-    static func readable(_ type: Any.Type) -> String {
+    private static func spell(_ type: Any.Type) -> String {
         let text = String(describing: type)
         guard text.contains("Pack{") else { return text }
         var result = ""
