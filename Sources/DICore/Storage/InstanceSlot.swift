@@ -157,7 +157,7 @@ package final class InstanceSlot: Sendable {
                     BuildCoordinator.shared.finish(self)
                     throw error
                 }
-                return (try finishBuild(of: registration, result: .success(box)), true)
+                return (finishBuild(of: registration, box: box), true)
             case .queued:
                 preconditionFailure("a synchronous claim waits inside the coordinator")
             }
@@ -176,21 +176,26 @@ package final class InstanceSlot: Sendable {
             case .lookAgain:
                 continue
             case .build:
-                let result: Result<AnyObject, any Error>
-                do { result = .success(try await build()) } catch { result = .failure(error) }
-                return (try finishBuild(of: registration, result: result), true)
+                let box: AnyObject
+                do {
+                    box = try await build()
+                } catch {
+                    BuildCoordinator.shared.finish(self)
+                    throw error
+                }
+                return (finishBuild(of: registration, box: box), true)
             case .queued(let wait):
                 await BuildCoordinator.shared.suspend(until: wait)
             }
         }
     }
 
-    /// Stores a successful build, then lets the waiters look again (they find the instance, or, after a
-    /// failure, one of them builds).
-    private func finishBuild(of registration: Registration, result: Result<AnyObject, any Error>) throws -> AnyObject {
-        if case .success(let box) = result { store(box, for: registration) }
+    /// Stores a successful build, then lets the waiters look again and find it. (After a failed build the
+    /// caller only finishes: the waiters find the slot empty, and one of them builds.)
+    private func finishBuild(of registration: Registration, box: AnyObject) -> AnyObject {
+        store(box, for: registration)
         BuildCoordinator.shared.finish(self)
-        return try result.get()
+        return box
     }
 }
 
