@@ -103,20 +103,3 @@ enum Order: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 }
-
-/// Runs `body` on `count` new threads that start together (real threads, not the two of the cooperative
-/// pool), and returns when all have finished.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let ready = Atomic<Int>(0)
-    let done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        Thread.detachNewThread {
-            ready.add(1, ordering: .relaxed)
-            while ready.load(ordering: .relaxed) < count { sched_yield() }
-            body(index)
-            done.leave()
-        }
-    }
-    done.wait()
-}

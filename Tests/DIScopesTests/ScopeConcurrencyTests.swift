@@ -1,5 +1,6 @@
 import DICore
 import DIScopes
+import DITestSupport
 import Foundation
 import Testing
 
@@ -70,18 +71,18 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
     }
 
     @Test(arguments: SharedLifetime.allCases)
-    func sixteenThreadsAskingAtOnceGetOneInstanceBuiltOnce(lifetime: SharedLifetime) throws {
+    func sixteenThreadsAskingAtOnceGetOneInstanceBuiltOnce(lifetime: SharedLifetime) async throws {
         let setup = try Setup(lifetime)
         let askers = lifetime.askers(app: setup.app, feature: setup.feature, screen: setup.screen)
         let seen = Keeper<ObjectIdentifier>()
         let failures = Counter()
-        onThreads(16) { index in
+        _ = try #require(await raceOnThreads(16) { index in
             do {
                 seen.keep(ObjectIdentifier(try askers[index % askers.count].resolve(AppRouter.self)))
             } catch {
                 failures.increment()
             }
-        }
+        }, "threads hung")
         #expect(failures.value == 0)
         #expect(setup.builds.value == 1)
         #expect(Set(seen.values).count == 1)
@@ -129,7 +130,7 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
         #expect(Set(pairs.map { ObjectIdentifier($0.1) }).count == 4)
     }
 
-    @Test func graphGivesEachConcurrentTopLevelResolveItsOwnSharedInstance() throws {
+    @Test func graphGivesEachConcurrentTopLevelResolveItsOwnSharedInstance() async throws {
         final class Part: Sendable {}
         final class Whole: Sendable {
             let left: Part
@@ -147,9 +148,9 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
         }
         try app.register(Whole.self) { r in Whole(try r.resolve(Part.self), try r.resolve(Part.self)) }
         let wholes = Keeper<Whole>()
-        onThreads(16) { _ in
+        _ = try #require(await raceOnThreads(16) { _ in
             for _ in 0..<20 { if let whole = try? app.resolve(Whole.self) { wholes.keep(whole) } }
-        }
+        }, "threads hung")
         #expect(wholes.values.count == 320)
         #expect(wholes.values.allSatisfy { $0.left === $0.right })
         #expect(Set(wholes.values.map { ObjectIdentifier($0.left) }).count == 320)
@@ -158,11 +159,11 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
 
     /// Resolvers and a resetter run at once. Every instance built is handed out (no build is thrown away),
     /// and disposed exactly once: by a reset, or by the final close.
-    @Test func cachedStaysConsistentWhenResetRacesResolve() throws {
+    @Test func cachedStaysConsistentWhenResetRacesResolve() async throws {
         let tree = try Tree(widget: .cached)
         let seen = Keeper<Int>()
         let failures = Counter()
-        onThreads(5) { index in
+        _ = try #require(await raceOnThreads(5) { index in
             if index == 0 {
                 for _ in 0..<200 { tree.app.reset(.cached, includingDescendants: true) }
                 return
@@ -171,7 +172,7 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
             for _ in 0..<300 {
                 do { seen.keep(try container.resolve(Widget.self).serial) } catch { failures.increment() }
             }
-        }
+        }, "threads hung")
         #expect(failures.value == 0)
         let last = try tree.screen.resolve(Widget.self)
         #expect(!tree.log.entries.contains("dispose \(last.serial)"), "the instance handed out after the race is live")
@@ -185,10 +186,10 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
     /// The last strong reference goes on one thread while others resolve: each resolve gets a live instance,
     /// either the old one (still referenced) or a new one, and while someone holds an instance every resolve
     /// returns it.
-    @Test func weakStaysConsistentWhenReleaseRacesResolve() throws {
+    @Test func weakStaysConsistentWhenReleaseRacesResolve() async throws {
         let tree = try Tree(widget: .weak)
         let failures = Counter()
-        onThreads(8) { index in
+        _ = try #require(await raceOnThreads(8) { index in
             let container = [tree.app, tree.feature, tree.screen][index % 3]
             for round in 0..<300 {
                 do {
@@ -199,29 +200,29 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
                     failures.increment()
                 }
             }
-        }
+        }, "threads hung")
         #expect(failures.value == 0)
         let held = try tree.app.resolve(Widget.self)
         let seen = Keeper<ObjectIdentifier>()
-        onThreads(8) { index in
+        _ = try #require(await raceOnThreads(8) { index in
             for _ in 0..<100 {
                 if let widget = try? [tree.app, tree.feature, tree.screen][index % 3].resolve(Widget.self) {
                     seen.keep(ObjectIdentifier(widget))
                 }
             }
-        }
+        }, "threads hung")
         #expect(Set(seen.values) == [ObjectIdentifier(held)])
         #expect(seen.values.count == 800)
     }
 
     /// A storage that drops its instances while others resolve: no build is thrown away, and whatever the
     /// storage still has at the end is the instance the next resolve returns.
-    @Test func customStaysConsistentWhenTheStorageReleasesWhileOthersResolve() throws {
+    @Test func customStaysConsistentWhenTheStorageReleasesWhileOthersResolve() async throws {
         let storage = DictionaryStorage()
         let tree = try Tree(widget: .custom("session", storage: storage))
         let seen = Keeper<Int>()
         let failures = Counter()
-        onThreads(5) { index in
+        _ = try #require(await raceOnThreads(5) { index in
             if index == 0 {
                 for _ in 0..<200 { storage.releaseAll() }
                 return
@@ -229,7 +230,7 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
             for _ in 0..<300 {
                 do { seen.keep(try tree.screen.resolve(Widget.self).serial) } catch { failures.increment() }
             }
-        }
+        }, "threads hung")
         #expect(failures.value == 0)
         #expect(Set(seen.values).count == tree.builds.value, "every instance built was handed out")
         let current = try tree.app.resolve(Widget.self)
