@@ -1,35 +1,12 @@
 import DICore
+import DITestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// What must be freed is freed: dropped children, closed containers' instances, replaced registrations and
 /// their instances, the resolvers handed to factories, and containers named by an error. Checked with weak
 /// references and with a count of live instances, never with timing.
 @Suite struct LeakTests {
-    /// Counts live instances of `Tracked`.
-    final class Population: Sendable {
-        private let live = Atomic<Int>(0)
-        private let made = Atomic<Int>(0)
-        func born() {
-            live.add(1, ordering: .relaxed)
-            made.add(1, ordering: .relaxed)
-        }
-        func died() { live.subtract(1, ordering: .relaxed) }
-        var alive: Int { live.load(ordering: .relaxed) }
-        var built: Int { made.load(ordering: .relaxed) }
-    }
-
-    final class Tracked: Disposable, Sendable {
-        let population: Population
-        init(_ population: Population) {
-            self.population = population
-            population.born()
-        }
-        deinit { population.died() }
-        func dispose() {}
-    }
-
     /// Something a factory closure captures, to see whether the registration is freed.
     final class Token: Sendable {}
 

@@ -1,29 +1,12 @@
 import DICore
 import DIScopes
+import DITestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// The instances every keeping lifetime holds are freed — not only disposed — when their registration is
 /// replaced, when they are reset, and when their container is closed; counted with a `deinit`, never timed.
 @Suite struct ScopeLeakTests {
-    final class Population: Sendable {
-        private let live = Atomic<Int>(0)
-        func born() { live.add(1, ordering: .relaxed) }
-        func died() { live.subtract(1, ordering: .relaxed) }
-        var alive: Int { live.load(ordering: .relaxed) }
-    }
-
-    final class Tracked: Disposable, Sendable {
-        let population: Population
-        init(_ population: Population) {
-            self.population = population
-            population.born()
-        }
-        deinit { population.died() }
-        func dispose() {}
-    }
-
     enum Keeping: String, CaseIterable, Sendable {
         case singleton, cached, scoped, matching
 
