@@ -64,9 +64,10 @@ static inline uintptr_t c_di_read_count_get(void) {
     return __atomic_load_n(&c_di_read_count, __ATOMIC_RELAXED);
 }
 
-/// Enters a read section from the even count `count`.
+/// Enters a read section from `count`, the calling thread's count: even makes it odd; odd (a section nested
+/// in another) stores the same value again, so that the caller needs no branch.
 static inline void c_di_read_begin(uintptr_t count) {
-    __atomic_store_n(&c_di_read_count, count + 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&c_di_read_count, count | 1, __ATOMIC_RELAXED);
 #if defined(__linux__)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
 #else
@@ -74,9 +75,10 @@ static inline void c_di_read_begin(uintptr_t count) {
 #endif
 }
 
-/// Leaves the read section entered from the even count `count`.
+/// Leaves the read section entered from `count`: even moves on to the next even count; odd (a nested
+/// section) leaves the outer section's odd count in place.
 static inline void c_di_read_end(uintptr_t count) {
-    __atomic_store_n(&c_di_read_count, count + 2, __ATOMIC_RELEASE);
+    __atomic_store_n(&c_di_read_count, count + ((~count & 1) << 1), __ATOMIC_RELEASE);
 }
 
 /// Sets the calling thread's count (registration, thread exit).

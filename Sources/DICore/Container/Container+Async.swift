@@ -50,11 +50,8 @@ extension Container {
         let key = RegistrationKey(type, name: name)
         if isClosed { throw closedError(type, name: name) }
         guard let (registration, owner) = lookup(key) else {
-            if let optional = type as? any OptionalService.Type {
-                return try optional.resolveWrapped(from: self, name: name) as! Service
-            }
-            if let relationship = type as? any RelationshipService.Type {
-                return try relationship.make(from: self, name: name) as! Service
+            if let implicit = type as? any ImplicitService.Type {
+                return try implicit.resolveImplicitly(from: self, name: name) as! Service
             }
             throw missing(key, type)
         }

@@ -21,11 +21,10 @@ extension Container {
         if let (registration, owner) = lookup(key) {
             return try resolve(registration, from: owner, as: type)
         }
-        if let optional = type as? any OptionalService.Type {
-            return try optional.resolveWrapped(from: self, name: key.name) as! Service
-        }
-        if let relationship = type as? any RelationshipService.Type {
-            return try relationship.make(from: self, name: key.name) as! Service
+        // One conformance check for `Optional<T>` and the relationship types (each check costs a cache lookup
+        // in the runtime).
+        if let implicit = type as? any ImplicitService.Type {
+            return try implicit.resolveImplicitly(from: self, name: key.name) as! Service
         }
         throw missing(key, type)
     }
@@ -233,24 +232,8 @@ extension Container {
             requestedType: type,
             name: key.name,
             path: ResolutionStack.current.path + [element],
-            searchedContainers: registrationSources.map(\.container.name),
+            searchedContainers: searchedContainerNames,
             context: LookupContext(container: self, key: key, type: type)
         )
-    }
-}
-
-/// Lets `resolve(Optional<T>.self)` fall back to `nil` when nothing is registered for `T`.
-protocol OptionalService {
-    static func resolveWrapped(from container: Container, name: String?) throws -> Self
-}
-
-extension Optional: OptionalService {
-    static func resolveWrapped(from container: Container, name: String?) throws -> Self {
-        // `Lazy<T>?` is nil only when nothing is registered for `T`.
-        if let relationship = Wrapped.self as? any RelationshipService.Type {
-            guard relationship.isAvailable(in: container, name: name) else { return nil }
-            return try container.resolve(Wrapped.self, name: name)
-        }
-        return try container.resolveIfRegistered(Wrapped.self, name: name)
     }
 }

@@ -3,7 +3,7 @@
 ///
 /// `resolve(_:name:)` asks for one only when nothing is registered under the relationship type itself, so
 /// the resolve fast path does not change, and an explicit registration of, say, `Lazy<Clock>` still wins.
-protocol RelationshipService {
+protocol RelationshipService: ImplicitService {
     /// The edge `autoregister` records for a parameter of this type.
     static var dependency: Dependency { get }
 
@@ -35,7 +35,7 @@ extension Container {
                 guard relationship.isAvailable(in: self, name: name) else { throw missing(key, type) }
                 return Self.standIn(for: type, key: key)
             }
-            if type is any OptionalService.Type { return Self.standIn(for: type, key: key) }
+            if type is any ImplicitService.Type { return Self.standIn(for: type, key: key) }
         }
         throw missing(key, type)
     }

@@ -27,17 +27,15 @@ package enum TableReclamation {
     @inlinable @inline(__always)
     package static func enter() -> UInt {
         var count = c_di_read_count_get()
-        if count & 1 == 0 {
-            if count == 0 { count = registerThread() }
-            c_di_read_begin(count)
-        }
+        if _slowPath(count == 0) { count = registerThread() }
+        c_di_read_begin(count)
         return count
     }
 
-    /// Ends a read section started by `enter()`; the inner one of nested sections does nothing.
+    /// Ends a read section started by `enter()`; the inner one of nested sections leaves the count as it was.
     @inlinable @inline(__always)
     package static func leave(_ count: UInt) {
-        if count & 1 == 0 { c_di_read_end(count) }
+        c_di_read_end(count)
     }
 
     /// Runs `body` inside a read section.
