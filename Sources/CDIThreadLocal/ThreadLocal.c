@@ -26,8 +26,12 @@ uintptr_t c_di_thread_stack_lowest_address(void) {
 
 _Thread_local uintptr_t c_di_read_count C_DI_TLS_MODEL = 0;
 
-uintptr_t *c_di_read_count_address(void) {
-    return &c_di_read_count;
+uintptr_t c_di_read_count_address(void) {
+    return (uintptr_t)&c_di_read_count;
+}
+
+void c_di_read_count_watch_exit(pthread_key_t key) {
+    pthread_setspecific(key, &c_di_read_count);
 }
 
 #if defined(__linux__)

@@ -29,7 +29,7 @@ public struct LazyInject<Value> {
     let slot: LazySlot<Value>
     /// The same slot without reference counting, for reads: `slot` keeps it alive as long as this wrapper,
     /// so a read costs an atomic load and the value's retain, not also a retain and release of the slot.
-    @usableFromInline let unownedSlot: Unmanaged<LazySlot<Value>>
+    @usableFromInline let unownedSlot: Unsafe.Unowned<LazySlot<Value>>
 
     /// Captures the ambient container, to resolve the property's type under `name` on the first read.
     ///
@@ -47,7 +47,7 @@ public struct LazyInject<Value> {
             location: SourceLocation(fileID: fileID, line: line)
         )
         self.slot = slot
-        unownedSlot = Unmanaged.passUnretained(slot)
+        unownedSlot = Unsafe.Unowned(slot)
     }
 
     /// The service, resolved on the first read.
@@ -55,7 +55,7 @@ public struct LazyInject<Value> {
     public var wrappedValue: Value {
         // Yields a borrow of the value the slot keeps, so a read costs what a stored property's does:
         // no retain and release, as a getter returning the value would need.
-        _read { yield unownedSlot._withUnsafeGuaranteedRef { $0.address }.pointee }
+        _read { yield unownedSlot.with { $0.address }.pointee }
     }
 
     /// The wrapper itself, for `$property.resolve()` and `$property.isResolved`.

@@ -17,7 +17,7 @@ public struct LazyInjected<Value> {
     let slot: LazySlot<Value>
     /// The same slot without reference counting, for reads: `slot` keeps it alive as long as this wrapper,
     /// so a read costs an atomic load and the value's retain, not also a retain and release of the slot.
-    @usableFromInline let unownedSlot: Unmanaged<LazySlot<Value>>
+    @usableFromInline let unownedSlot: Unsafe.Unowned<LazySlot<Value>>
 
     /// Captures the ambient container, to resolve `key` on the first read.
     ///
@@ -35,13 +35,13 @@ public struct LazyInjected<Value> {
             location: SourceLocation(fileID: fileID, line: line)
         )
         self.slot = slot
-        unownedSlot = Unmanaged.passUnretained(slot)
+        unownedSlot = Unsafe.Unowned(slot)
     }
 
     /// The service, resolved on the first read.
     @inlinable
     public var wrappedValue: Value {
-        _read { yield unownedSlot._withUnsafeGuaranteedRef { $0.address }.pointee }
+        _read { yield unownedSlot.with { $0.address }.pointee }
     }
 
     /// The wrapper itself, for `$property.resolve()` and `$property.isResolved`.

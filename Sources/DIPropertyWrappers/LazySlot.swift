@@ -20,14 +20,12 @@ enum LazyRequest<Value>: Sendable {
 /// transient factory may run twice). Once published the value is never replaced, so the published box
 /// stays valid for the slot's life and the fast path needs no reference counting of the box.
 ///
-/// Why this type is `Sendable` for a `Sendable` service only: the value lives in an `InstanceBox` kept as
-/// `Unmanaged` bits, which the compiler does not see; the conditional conformance keeps a slot of a
-/// non-`Sendable` value in one isolation domain.
+/// Why this type is `Sendable` for a `Sendable` service only: the value lives in an `Unsafe.OnceValue`,
+/// `Sendable` under the same condition, which keeps a slot of a non-`Sendable` value in one isolation domain.
 @usableFromInline
 final class LazySlot<Value> {
-    /// The address of the resolved value (an initialized `UnsafeMutablePointer<Value>` the slot owns), as
-    /// bits; `0` until resolved.
-    @usableFromInline let published = Atomic<UInt>(0)
+    /// The resolved value, in memory the slot owns; empty until resolved.
+    @usableFromInline let published = Unsafe.OnceValue<Value>()
     private let request: LazyRequest<Value>
     private let wrapper: String
     private let location: SourceLocation
@@ -42,35 +40,18 @@ final class LazySlot<Value> {
         self.captured = Lock(container)
     }
 
-    deinit {
-        let bits = published.load(ordering: .acquiring)
-        if bits != 0 { Self.free(bits) }
-    }
-
-    private static func free(_ bits: UInt) {
-        let pointer = UnsafeMutablePointer<Value>(bitPattern: bits)!
-        pointer.deinitialize(count: 1)
-        pointer.deallocate()
-    }
-
     /// The address of the value, resolving it on the first read; traps with the full diagnostic if that
     /// fails. Valid for the slot's life.
     @inlinable
     var address: UnsafePointer<Value> {
-        let bits = published.load(ordering: .acquiring)
-        if bits != 0 { return UnsafePointer(bitPattern: bits).unsafelyUnwrapped }
+        if let address = published.address { return address }
         return addressResolvingOrTrapping()
     }
 
     @usableFromInline
     func addressResolvingOrTrapping() -> UnsafePointer<Value> {
         _ = resolveOrTrap()
-        return UnsafePointer(bitPattern: published.load(ordering: .acquiring)).unsafelyUnwrapped
-    }
-
-    @inlinable
-    static func unbox(_ bits: UInt) -> Value {
-        UnsafePointer<Value>(bitPattern: bits).unsafelyUnwrapped.pointee
+        return published.address.unsafelyUnwrapped
     }
 
     @usableFromInline
@@ -83,33 +64,23 @@ final class LazySlot<Value> {
     }
 
     /// Whether the value was resolved.
-    var isResolved: Bool { published.load(ordering: .acquiring) != 0 }
+    var isResolved: Bool { published.address != nil }
 
     /// The container the slot resolves from, `nil` once resolved.
     var container: Container? { captured.withLock { $0 } }
 
     /// The value, resolving it if needed; throws instead of trapping.
     func resolve() throws(InjectionError) -> Value {
-        let bits = published.load(ordering: .acquiring)
-        if bits != 0 { return Self.unbox(bits) }
+        if let address = published.address { return address.pointee }
         guard let container = captured.withLock({ $0 }) else {
             // Published by another thread between the load and the lock (it publishes, then drops the
             // container).
-            return Self.unbox(published.load(ordering: .acquiring))
+            return published.address.unsafelyUnwrapped.pointee
         }
         let value = try resolve(from: container)
-        let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        storage.initialize(to: value)
-        let mine = UInt(bitPattern: storage)
-        let (exchanged, original) = published.compareExchange(
-            expected: 0, desired: mine, ordering: .acquiringAndReleasing
-        )
-        guard exchanged else {
-            Self.free(mine)
-            return Self.unbox(original)
-        }
+        let kept = published.storeIfEmpty(value)
         captured.withLock { $0 = nil }
-        return value
+        return kept.pointee
     }
 
     private func resolve(from container: Container) throws(InjectionError) -> Value {

@@ -25,13 +25,13 @@ final class WeakSlot<Value> {
     func resolve() throws(InjectionError) -> Value? {
         let step = state.withLock { state -> WeakSlotStep in
             guard let container = state.container else {
-                return .resolved(object: state.object.map(Self.retainedBits) ?? 0)
+                return .resolved(object: state.object.map(Unsafe.SendableReference.init))
             }
             return .resolve(from: container)
         }
         switch step {
-        case .resolved(let bits):
-            return bits == 0 ? nil : Self.take(bits)
+        case .resolved(let reference):
+            return reference.map { $0.object as! Value }
         case .resolve(let container):
             let value: Value
             do {
@@ -49,40 +49,29 @@ final class WeakSlot<Value> {
                     container: container.name, location: location, underlying: nil
                 )
             }
-            let mine = Self.retainedBits(value as AnyObject)
-            let kept = state.withLock { state -> UInt in
+            let mine = Unsafe.SendableReference(value as AnyObject)
+            let kept = state.withLock { state -> Unsafe.SendableReference<AnyObject>? in
                 if state.container == nil {
                     // Another thread resolved first: every reader sees its object.
-                    return state.object.map(Self.retainedBits) ?? 0
+                    return state.object.map(Unsafe.SendableReference.init)
                 }
-                let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!)
-                    .takeUnretainedValue()
-                state.object = object
+                state.object = mine.object
                 state.container = nil
-                return Self.retainedBits(object)
+                return mine
             }
-            Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: mine)!).release()
-            return kept == 0 ? nil : Self.take(kept)
+            return kept.map { $0.object as! Value }
         }
     }
 
     /// Whether the first read happened.
     var isResolved: Bool { state.withLock { $0.container == nil } }
-
-    /// Bits of a +1 reference, so that an object crosses the mutex boundary as a `Sendable` integer.
-    private static func retainedBits(_ object: AnyObject) -> UInt {
-        UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
-    }
-
-    private static func take(_ bits: UInt) -> Value {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeRetainedValue() as! Value
-    }
 }
 
 extension WeakSlot: Sendable where Value: Sendable {}
 
 /// What a read of a `WeakSlot` does after looking at its state under the lock.
 private enum WeakSlotStep {
-    case resolved(object: UInt)
+    /// The object kept (`nil` once released), crossing the lock as the value the caller reads.
+    case resolved(object: Unsafe.SendableReference<AnyObject>?)
     case resolve(from: Container)
 }

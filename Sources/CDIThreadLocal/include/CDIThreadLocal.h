@@ -9,6 +9,7 @@
 // from the thread pointer. The slot does not own the stack; DICore's pthread key destructor releases it
 // when the thread exits, and clears the slot first.
 
+#include <pthread.h>
 #include <stdint.h>
 
 #if defined(__ELF__)
@@ -45,6 +46,11 @@ static inline void c_di_resolution_stack_set(void *_Nullable stack) {
 /// does not tell. DICore asks once per thread, so that a deep resolution stops with an error before it
 /// overflows the stack.
 uintptr_t c_di_thread_stack_lowest_address(void);
+
+/// Where the calling thread's stack is now (the caller's frame), to compare with the lowest address.
+static inline __attribute__((always_inline)) uintptr_t c_di_stack_address(void) {
+    return (uintptr_t)__builtin_frame_address(0);
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Read sections, for freeing registration tables that lock-free readers may still be reading.
@@ -86,12 +92,17 @@ static inline void c_di_read_count_set(uintptr_t count) {
     __atomic_store_n(&c_di_read_count, count, __ATOMIC_RELEASE);
 }
 
-/// The address of the calling thread's count, for the list the freeing side reads.
-uintptr_t *_Nonnull c_di_read_count_address(void);
+/// The address of the calling thread's count, as an integer: the list the freeing side reads only compares
+/// it and hands it back to `c_di_read_count_at` while the thread is listed.
+uintptr_t c_di_read_count_address(void);
 
-/// Another thread's count, read by the freeing side.
-static inline uintptr_t c_di_read_count_at(const uintptr_t *_Nonnull word) {
-    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+/// Gives `key` a value on the calling thread (any non-NULL value; the count's address), so that the key's
+/// destructor runs when the thread exits.
+void c_di_read_count_watch_exit(pthread_key_t key);
+
+/// Another thread's count, read by the freeing side; `word` is an address from `c_di_read_count_address`.
+static inline uintptr_t c_di_read_count_at(uintptr_t word) {
+    return __atomic_load_n((const uintptr_t *)word, __ATOMIC_ACQUIRE);
 }
 
 /// Makes every other thread's earlier stores visible to the caller, without those threads fencing.

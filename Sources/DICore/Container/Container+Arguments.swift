@@ -71,11 +71,11 @@ extension Container {
         let value: Service
         do {
             let stack = try ResolutionStack.enter(registration, in: self, requested: type)
-            defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
+            defer { stack.with { $0.leave() } }
             do {
                 value = try factory.make(self, repeat each arguments)
             } catch {
-                throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
+                throw stack.with { $0.failure(error) }
             }
         }
         if registry.needsSlowPath { reportResolved(registration, heldBy: owner, instance: value) }

@@ -175,11 +175,11 @@ extension Container {
             )
         }
         let stack = try ResolutionStack.enter(registration, in: dependencies, requested: requested)
-        defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
+        defer { stack.with { $0.leave() } }
         do {
             return try body.makeBox(dependencies)
         } catch {
-            throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
+            throw stack.with { $0.failure(error) }
         }
     }
 

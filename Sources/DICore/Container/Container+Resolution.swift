@@ -22,40 +22,39 @@ extension Container: Resolver {
         defer { TableReclamation.leave(section) }
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
-        var owner = Unmanaged.passUnretained(self)
+        var current = Unsafe.Unowned(self)
         // Closed or observed (a `ResolutionBehavior`): the asking container's table says so in one flag.
         var isSlow = false
         var isFirst = true
         while true {
-            // Containers and registrations are walked unretained: `self` keeps its ancestors alive, and each
-            // table keeps its registrations alive, so the fast path does no reference counting of its own.
-            let step = owner._withUnsafeGuaranteedRef { container in
+            // Containers and registrations are walked unowned: `self` keeps its ancestors alive, and each
+            // table (inside the read section) keeps its registrations alive, so the fast path does no
+            // reference counting of its own.
+            let step = current.with { container in
                 container.registry.withTableInSection { table, hasPending -> LookupStep in
                     if isFirst { isSlow = table.needsSlowPath }
                     if let found = table.find(key, hash: hash) { return .found(found) }
                     if hasPending || isSlow { return .slow }
                     guard let parent = container.parent else { return .slow }
-                    return .parent(Unmanaged.passUnretained(parent))
+                    return .parent(Unsafe.Unowned(parent))
                 }
             }
             isFirst = false
             switch step {
             case .found(let found):
                 if !isSlow {
-                    switch found._withUnsafeGuaranteedRef({ $0.shortcut }) {
+                    switch found.with({ $0.shortcut }) {
                     case .singleton:
-                        if let value = found._withUnsafeGuaranteedRef({ Self.built($0, as: Service.self) }) {
-                            return value
-                        }
+                        if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
                     case .transient:
-                        return try found._withUnsafeGuaranteedRef { try buildTransient($0, as: Service.self) }
+                        return try found.with { try buildTransient($0, as: Service.self) }
                     case .none:
                         break
                     }
                 }
-                return try resolve(found.takeUnretainedValue(), from: owner.takeUnretainedValue(), as: Service.self)
+                return try resolve(found.object, from: current.object, as: Service.self)
             case .parent(let parent):
-                owner = parent
+                current = parent
             case .slow:
                 return try resolveLookingEverywhere(key, as: Service.self)
             }
@@ -64,30 +63,28 @@ extension Container: Resolver {
 
     @usableFromInline
     enum LookupStep {
-        case found(Unmanaged<Registration>)
-        case parent(Unmanaged<Container>)
+        case found(Unsafe.Unowned<Registration>)
+        case parent(Unsafe.Unowned<Container>)
         case slow
     }
 
     /// The built instance of a synchronous singleton, read without a lock.
     @inlinable
     static func built<Service>(_ registration: Registration, as _: Service.Type) -> Service? {
-        let bits = registration.singleton.unsafelyUnwrapped.published.load(ordering: .acquiring)
-        guard bits != 0 else { return nil }
-        return Unmanaged<InstanceBox<Service>>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            ._withUnsafeGuaranteedRef { $0.value }
+        registration.singleton.unsafelyUnwrapped.builtValue(as: Service.self)
     }
 
     /// Runs a synchronous transient factory on the thread's resolution path.
     @inlinable
     func buildTransient<Service>(_ registration: Registration, as type: Service.Type) throws -> Service {
-        let factory = Unmanaged.passUnretained(unsafeDowncast(registration.body, to: FactoryBox<Service>.self))
+        // The registration keeps its body alive.
+        let factory = Unsafe.Unowned(unsafeDowncast(registration.body, to: FactoryBox<Service>.self))
         let stack = try ResolutionStack.enter(registration, in: self, requested: type)
-        defer { stack._withUnsafeGuaranteedRef { $0.leave() } }
+        defer { stack.with { $0.leave() } }
         do {
-            return try factory._withUnsafeGuaranteedRef { try $0.make(self) }
+            return try factory.with { try $0.make(self) }
         } catch {
-            throw stack._withUnsafeGuaranteedRef { $0.failure(error) }
+            throw stack.with { $0.failure(error) }
         }
     }
 

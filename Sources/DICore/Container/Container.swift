@@ -86,7 +86,7 @@ public final class Container: Sendable {
         child.inheritBehaviors(from: self)
         // `close()` marks this container closed before it closes the children it lists, so a child added
         // concurrently is either in that list or sees the mark here.
-        if isClosed { child.registry.close() }
+        if isClosed { _ = child.registry.close() }
         return child
     }
 

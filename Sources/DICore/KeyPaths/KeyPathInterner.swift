@@ -30,22 +30,20 @@ final class KeyPathInterner: Sendable {
         var retired: [Snapshot] = []
     }
 
-    /// `Unmanaged<Snapshot>` bits of `state.snapshot`, which keeps it alive.
-    private let published: Atomic<UInt>
+    /// `state.snapshot`, read without the lock; replaced snapshots stay alive in `state.retired`.
+    private let published: Unsafe.AtomicReference<Snapshot>
     private let state: Lock<State>
 
     private init() {
         let snapshot = Snapshot([:])
-        published = Atomic(UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()))
+        published = Unsafe.AtomicReference(snapshot)
         state = Lock(State(snapshot: snapshot))
     }
 
     /// The id of `keyPath`, assigning the next one on first use; ids start at 1 (0 means "no key path").
     func id(for keyPath: any AnyKeyPath & Sendable) -> Int {
         let identity = ObjectIdentifier(keyPath)
-        let bits = published.load(ordering: .acquiring)
-        let known = Unmanaged<Snapshot>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            ._withUnsafeGuaranteedRef { $0.ids[identity] }
+        let known = published.load().unsafelyUnwrapped.with { $0.ids[identity] }
         if let known { return known }
         return state.withLock { state in
             let object = keyPath as AnyKeyPath
@@ -63,7 +61,7 @@ final class KeyPathInterner: Sendable {
                 let snapshot = Snapshot(ids)
                 state.retired.append(state.snapshot)
                 state.snapshot = snapshot
-                published.store(UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .releasing)
+                published.exchange(snapshot)
             }
             return id
         }

@@ -19,10 +19,19 @@ import CDIThreadLocal
 /// checks, which would otherwise cost more than the bookkeeping itself.
 @usableFromInline
 final class ResolutionStack {
+    /// One build. Its registration and container are alive while it runs: the caller of `enter` holds
+    /// both until the matching `leave`.
     struct Frame {
-        unowned(unsafe) let registration: Registration
-        unowned(unsafe) let container: Container
+        let registrationReference: Unsafe.Unowned<Registration>
+        let containerReference: Unsafe.Unowned<Container>
         let requested: Any.Type
+
+        var registration: Registration { registrationReference.object }
+        var container: Container { containerReference.object }
+
+        func builds(_ registration: Registration, in container: Container) -> Bool {
+            registrationReference.refers(to: registration) && containerReference.refers(to: container)
+        }
     }
 
     /// Identifies this thread's builds in the waits-for graph.
@@ -56,14 +65,14 @@ final class ResolutionStack {
 
     /// Owns each thread's stack: its destructor releases the stack when the thread exits. Reads go through
     /// the C thread-local slot instead, which costs one load.
-    private static let owner: pthread_key_t = {
+    private static let threadKey: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             c_di_resolution_stack_set(nil)
             #if canImport(Darwin)
-            Unmanaged<ResolutionStack>.fromOpaque(pointer).release()
+            Unsafe.Unowned<ResolutionStack>.releaseRetained(at: pointer)
             #else
-            if let pointer { Unmanaged<ResolutionStack>.fromOpaque(pointer).release() }
+            if let pointer { Unsafe.Unowned<ResolutionStack>.releaseRetained(at: pointer) }
             #endif
         }
         precondition(status == 0, "DIToolkit could not create its thread-local resolution key (\(status)).")
@@ -71,30 +80,30 @@ final class ResolutionStack {
     }()
 
     /// This thread's stack, created on first use and released when the thread exits.
-    static var current: ResolutionStack { currentUnretained.takeUnretainedValue() }
+    static var current: ResolutionStack { currentUnretained.object }
 
-    /// This thread's stack without a retain: the `owner` key holds it for the thread's life.
-    static var currentUnretained: Unmanaged<ResolutionStack> {
+    /// This thread's stack without a retain: the thread key holds it for the thread's life.
+    static var currentUnretained: Unsafe.Unowned<ResolutionStack> {
         if let pointer = c_di_resolution_stack_get() {
-            return Unmanaged<ResolutionStack>.fromOpaque(pointer)
+            return Unsafe.Unowned(address: pointer)
         }
         return makeCurrent()
     }
 
     /// Creates this thread's stack on its first build: the key takes the reference, the slot points to it.
     @inline(never)
-    private static func makeCurrent() -> Unmanaged<ResolutionStack> {
-        let stack = Unmanaged.passRetained(ResolutionStack())
-        pthread_setspecific(owner, stack.toOpaque())
-        c_di_resolution_stack_set(stack.toOpaque())
-        return stack
+    private static func makeCurrent() -> Unsafe.Unowned<ResolutionStack> {
+        let address = Unsafe.Unowned.retainedAddress(of: ResolutionStack())
+        pthread_setspecific(threadKey, address)
+        c_di_resolution_stack_set(address)
+        return Unsafe.Unowned(address: address)
     }
 
     /// The container of the innermost build on this thread, `nil` when no factory is running here; reads
     /// without creating a stack or retaining it, because property wrappers ask on every injection.
     static var innermostContainer: Container? {
         guard let pointer = c_di_resolution_stack_get() else { return nil }
-        return Unmanaged<ResolutionStack>.fromOpaque(pointer)._withUnsafeGuaranteedRef { stack in
+        return Unsafe.Unowned<ResolutionStack>(address: pointer).with { stack in
             stack.depth == 0 ? nil : stack.frames[stack.depth - 1].container
         }
     }
@@ -104,13 +113,13 @@ final class ResolutionStack {
     /// - Throws: `circularDependency` if the same registration is already being built in that container on
     ///   this path, `depthLimitExceeded` past `maximumDepth`.
     ///
-    /// The stack is returned unretained: the `owner` key holds it for the thread's life.
+    /// The stack is returned unretained: the thread key holds it for the thread's life.
     @usableFromInline
     static func enter(_ registration: Registration, in container: Container, requested: Any.Type) throws
-        -> Unmanaged<ResolutionStack>
+        -> Unsafe.Unowned<ResolutionStack>
     {
         let stack = currentUnretained
-        try stack._withUnsafeGuaranteedRef { try $0.push(registration, in: container, requested: requested) }
+        try stack.with { try $0.push(registration, in: container, requested: requested) }
         return stack
     }
 
@@ -147,8 +156,7 @@ final class ResolutionStack {
             )
         }
         for index in 0..<depth {
-            let frame = frames[index]
-            if frame.registration === registration && frame.container === container {
+            if frames[index].builds(registration, in: container) {
                 let repeated = PathElement(registration, requested: requested, in: container)
                 throw ResolutionError.cycle(path: path + [repeated])
             }
@@ -163,7 +171,13 @@ final class ResolutionStack {
             frames = grown
             capacity *= 2
         }
-        (frames + depth).initialize(to: Frame(registration: registration, container: container, requested: requested))
+        (frames + depth).initialize(
+            to: Frame(
+                registrationReference: Unsafe.Unowned(registration),
+                containerReference: Unsafe.Unowned(container),
+                requested: requested
+            )
+        )
         depth += 1
         builds &+= 1
     }
@@ -194,11 +208,9 @@ final class ResolutionStack {
     /// message, and for the factories unwinding above it.
     private static let stackReserve: UInt = 64 * 1024
 
-    /// The address of a local: where this thread's stack is now.
-    @inline(never)
+    /// Where this thread's stack is now.
     private static func stackPointer() -> UInt {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        UInt(c_di_stack_address())
     }
 
     /// The lowest address of this thread's stack plus `stackReserve`, asked of the system once per thread;

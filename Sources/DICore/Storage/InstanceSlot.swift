@@ -20,102 +20,61 @@ package final class InstanceSlot: Sendable {
     }
 
     package let retention: Retention
-    /// `Unmanaged<InstanceBox<Service>>` bits, retained; `0` until built. Only for `lockFreeReads` slots.
-    @usableFromInline package let published = Atomic<UInt>(0)
+    /// The box of a `.strong` slot, retained; read without a lock when `lockFreeReads`, otherwise under
+    /// `state`'s lock, which resets take too.
+    @usableFromInline package let box = Unsafe.AtomicReference<AnyObject>()
     private let lockFreeReads: Bool
-    private let state = Lock(State())
-
-    private struct State {
-        /// `Unmanaged` bits of the box, retained by the state; `0` when empty. Bits, not a reference, so that
-        /// the state stays `Sendable` without claiming anything about the service type.
-        var box: UInt = 0
-        /// The instance of a `.weak` slot.
-        var object: WeakObject?
-    }
+    /// Serializes stores and resets; holds the instance of a `.weak` slot.
+    private let state = Lock<WeakObject?>(nil)
 
     package init(retention: Retention, lockFreeReads: Bool) {
         self.retention = retention
         self.lockFreeReads = lockFreeReads && retention == .strong
     }
 
-    deinit {
-        let bits = published.load(ordering: .acquiring)
-        if bits != 0 { Self.release(bits) }
-        state.withLock { if $0.box != 0 { Self.release($0.box) } }
-    }
-
-    private static func retained(_ box: AnyObject) -> UInt {
-        UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
-    }
-
-    private static func release(_ bits: UInt) {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
-    }
-
-    private static func object(_ bits: UInt) -> AnyObject {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
-    }
-
     /// The instance's box, if one is built and (for a weak slot) still alive.
     package func current(_ registration: Registration) -> AnyObject? {
-        if lockFreeReads {
-            let bits = published.load(ordering: .acquiring)
-            return bits == 0 ? nil : Self.object(bits)
-        }
-        let bits = state.withLock { Self.currentRetained(in: &$0, retention: retention, registration: registration) }
-        return bits == 0 ? nil : Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            .takeRetainedValue()
-    }
-
-    /// The current box, retained once more for the caller (so it survives a reset right after the lock).
-    private static func currentRetained(in state: inout State, retention: Retention, registration: Registration)
-        -> UInt
-    {
-        switch retention {
-        case .strong:
-            if state.box != 0 { _ = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: state.box)!).retain() }
-            return state.box
-        case .weak:
-            guard let object = state.object?.object, let box = registration.body.rebox(object) else { return 0 }
-            return retained(box)
+        // A `lockFreeReads` slot is never reset, so its box lives as long as the slot.
+        if lockFreeReads { return box.load()?.object }
+        return state.withLock { weak -> AnyObject? in
+            switch retention {
+            case .strong:
+                return box.load()?.object
+            case .weak:
+                guard let object = weak?.object else { return nil }
+                return registration.body.rebox(object)
+            }
         }
     }
 
     /// The published instance of a `lockFreeReads` slot, `nil` until built: one atomic load, no lock and
-    /// no reference counting of the box (the published box lives as long as the slot). `Service` must be the type of
-    /// the boxes the slot holds.
+    /// no reference counting of the box (the published box lives as long as the slot). `Service` must be the
+    /// type of the boxes the slot holds.
     @inlinable
     package func builtValue<Service>(as _: Service.Type) -> Service? {
-        let bits = published.load(ordering: .acquiring)
-        guard bits != 0 else { return nil }
-        return Unmanaged<InstanceBox<Service>>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
-            ._withUnsafeGuaranteedRef { $0.value }
+        box.load()?.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
     }
 
     /// Empties a resettable slot and returns the box it held. `.singleton` slots are never reset.
     package func reset() -> AnyObject? {
         guard !lockFreeReads else { return nil }
-        let bits = state.withLock { state in
-            defer { state.box = 0; state.object = nil }
-            return state.box
+        return state.withLock { weak in
+            weak = nil
+            return box.exchange(nil)
         }
-        return bits == 0 ? nil : Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
-            .takeRetainedValue()
     }
 
     /// Keeps `box`, the instance just built for `registration`.
-    private func store(_ box: AnyObject, for registration: Registration) {
-        // Passed in as bits: the box is this build's own, handed over to the state.
-        let bits = UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque())
-        state.withLock { state in
-            let box = Self.object(bits)
+    private func store(_ built: Unsafe.SendableReference<AnyObject>, for registration: Registration) {
+        state.withLock { weak in
             switch retention {
             case .strong:
-                if state.box != 0 { Self.release(state.box) }
-                state.box = Self.retained(box)
-                if lockFreeReads { published.store(Self.retained(box), ordering: .releasing) }
+                // A `lockFreeReads` slot is built once (the build coordinator lets one build at a time, and
+                // a built slot is not claimed again), so no lock-free reader loses the box it read.
+                let replaced = box.exchange(built.object)
+                assert(replaced == nil || !lockFreeReads, "a lock-free slot was stored twice")
             case .weak:
-                state.object = registration.body.object(box).map(WeakObject.init)
+                weak = registration.body.object(built.object).map(WeakObject.init)
             }
         }
     }
@@ -193,14 +152,14 @@ package final class InstanceSlot: Sendable {
     /// Stores a successful build, then lets the waiters look again and find it. (After a failed build the
     /// caller only finishes: the waiters find the slot empty, and one of them builds.)
     private func finishBuild(of registration: Registration, box: AnyObject) -> AnyObject {
-        store(box, for: registration)
+        store(Unsafe.SendableReference(box), for: registration)
         BuildCoordinator.shared.finish(self)
         return box
     }
 }
 
 /// A weak reference to the instance of a `.weak` slot.
-/// Lives only inside the slot's lock-protected state, so it needs no `Sendable` conformance.
+/// Lives only inside the slot's lock, which is what makes sharing it safe.
 private final class WeakObject {
     weak var object: AnyObject?
 

@@ -2,8 +2,7 @@
 ///
 /// A container publishes a new table when registrations change (see `Registry`) and frees a replaced one
 /// only once no read section can still see it (`TableReclamation`), so a reader that loaded an older table
-/// never sees freed memory. Lookups hand out `Unmanaged` references so the hot path does no reference
-/// counting.
+/// never sees freed memory. Lookups hand out unowned references so the hot path does no reference counting.
 @usableFromInline
 package final class RegistrationTable: Sendable {
     /// Two words, so that a table of 100,000 registrations stays a few megabytes; the key is compared in the
@@ -11,8 +10,8 @@ package final class RegistrationTable: Sendable {
     @usableFromInline
     struct Bucket: Sendable {
         @usableFromInline let hash: UInt
-        /// `Unmanaged<Registration>` bits; `0` marks an empty bucket.
-        @usableFromInline let handle: UInt
+        /// The registration, kept alive by `registrations`; `nil` marks an empty bucket.
+        @usableFromInline let registration: Unsafe.Unowned<Registration>?
     }
 
     @usableFromInline let buckets: [Bucket]
@@ -47,15 +46,14 @@ package final class RegistrationTable: Sendable {
         mask = capacity - 1
         let mask = mask
         self.buckets = [Bucket](unsafeUninitializedCapacity: capacity) { buckets, initialized in
-            for index in 0..<capacity { (buckets.baseAddress! + index).initialize(to: Bucket(hash: 0, handle: 0)) }
+            for index in 0..<capacity {
+                (buckets.baseAddress! + index).initialize(to: Bucket(hash: 0, registration: nil))
+            }
             for registration in registrations {
                 let hash = registration.key.tableHash
                 var index = Int(truncatingIfNeeded: hash) & mask
-                while buckets[index].handle != 0 { index = (index &+ 1) & mask }
-                buckets[index] = Bucket(
-                    hash: hash,
-                    handle: UInt(bitPattern: Unmanaged.passUnretained(registration).toOpaque())
-                )
+                while buckets[index].registration != nil { index = (index &+ 1) & mask }
+                buckets[index] = Bucket(hash: hash, registration: Unsafe.Unowned(registration))
             }
             initialized = capacity
         }
@@ -63,16 +61,12 @@ package final class RegistrationTable: Sendable {
 
     /// The registration stored under `key`, without retaining it (the table keeps it alive).
     @inlinable
-    func find(_ key: RegistrationKey, hash: UInt) -> Unmanaged<Registration>? {
+    func find(_ key: RegistrationKey, hash: UInt) -> Unsafe.Unowned<Registration>? {
         buckets.withUnsafeBufferPointer { buckets in
             var index = Int(truncatingIfNeeded: hash) & mask
             while true {
-                let handle = buckets[index].handle
-                if handle == 0 { return nil }
-                if buckets[index].hash == hash {
-                    let registration = Unmanaged<Registration>.fromOpaque(UnsafeRawPointer(bitPattern: handle)!)
-                    if registration._withUnsafeGuaranteedRef({ $0.key == key }) { return registration }
-                }
+                guard let registration = buckets[index].registration else { return nil }
+                if buckets[index].hash == hash, registration.with({ $0.key == key }) { return registration }
                 index = (index &+ 1) & mask
             }
         }
@@ -80,6 +74,6 @@ package final class RegistrationTable: Sendable {
 
     /// The registration stored under `key`, retained; for slow paths.
     package func registration(for key: RegistrationKey) -> Registration? {
-        find(key, hash: key.tableHash)?.takeUnretainedValue()
+        find(key, hash: key.tableHash)?.object
     }
 }

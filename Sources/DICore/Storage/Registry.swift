@@ -21,7 +21,8 @@ import Synchronization
 /// most about twice the live table, plus what a reader that stays inside a factory for long still sees.
 @usableFromInline
 package final class Registry: Sendable {
-    @usableFromInline let published: Atomic<UInt>
+    /// The published table, with the tag set while registrations are pending.
+    @usableFromInline let published: Unsafe.AtomicReference<RegistrationTable>
     private let state: Lock<State>
 
     private struct State {
@@ -49,8 +50,7 @@ package final class Registry: Sendable {
 
     package init() {
         let table = RegistrationTable([])
-        published = Atomic(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()))
-        assert(UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque()) & 1 == 0)
+        published = Unsafe.AtomicReference(table)
         state = Lock(State(table: table))
     }
 
@@ -62,9 +62,8 @@ package final class Registry: Sendable {
     @inlinable
     func withTable<R>(_ body: (RegistrationTable, _ hasPending: Bool) -> R) -> R {
         TableReclamation.reading {
-            let word = published.load(ordering: .acquiring)
-            return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1)!)
-                ._withUnsafeGuaranteedRef { body($0, word & 1 != 0) }
+            let (table, hasPending) = published.loadTagged()
+            return table.with { body($0, hasPending) }
         }
     }
 
@@ -72,9 +71,8 @@ package final class Registry: Sendable {
     /// resolve fast path, which holds one section around its whole walk.
     @inlinable
     func withTableInSection<R>(_ body: (RegistrationTable, _ hasPending: Bool) -> R) -> R {
-        let word = published.load(ordering: .acquiring)
-        return Unmanaged<RegistrationTable>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1)!)
-            ._withUnsafeGuaranteedRef { body($0, word & 1 != 0) }
+        let (table, hasPending) = published.loadTagged()
+        return table.with { body($0, hasPending) }
     }
 
     /// Runs `body` on the published table without retaining it.
@@ -83,15 +81,16 @@ package final class Registry: Sendable {
         withTable { table, _ in body(table) }
     }
 
+    /// Points readers at `table`. The table it replaces stays alive in `State.retired` (or as `State.table`)
+    /// until no read section can see it.
     private func publish(word table: RegistrationTable, pending: Bool) {
-        let bits = UInt(bitPattern: Unmanaged.passUnretained(table).toOpaque())
-        published.store(pending ? bits | 1 : bits, ordering: .releasing)
+        published.exchange(table, tag: pending)
     }
 
     /// The registration for `key` in this container (not its ancestors), published or pending.
     package func registration(for key: RegistrationKey) -> Registration? {
         let (found, hasPending) = withTable { table, hasPending in
-            (table.find(key, hash: key.tableHash)?.takeUnretainedValue(), hasPending)
+            (table.find(key, hash: key.tableHash)?.object, hasPending)
         }
         if let found { return found }
         guard hasPending else { return nil }

@@ -60,7 +60,7 @@ package enum TableReclamation {
             c_di_process_barrier()
             var active: [(word: UInt, count: UInt)] = []
             for word in readers.words {
-                let count = c_di_read_count_at(UnsafePointer(bitPattern: word)!)
+                let count = c_di_read_count_at(word)
                 if count & 1 == 1 { active.append((word, count)) }
             }
             return Readers(counts: active)
@@ -74,7 +74,7 @@ package enum TableReclamation {
             active.counts.allSatisfy { reader in
                 // An exited thread's word is no longer listed, and may not be read.
                 !readers.words.contains(reader.word)
-                    || c_di_read_count_at(UnsafePointer(bitPattern: reader.word)!) != reader.count
+                    || c_di_read_count_at(reader.word) != reader.count
             }
         }
     }
@@ -101,9 +101,8 @@ package enum TableReclamation {
                 precondition(status == 0, "DIToolkit could not create its thread-exit key (\(status)).")
                 readers.key = key
             }
-            readers.words.append(UInt(bitPattern: word))
-            // Any non-nil value, so that the key's destructor runs when the thread exits.
-            pthread_setspecific(readers.key!, UnsafeRawPointer(word))
+            readers.words.append(word)
+            c_di_read_count_watch_exit(readers.key!)
             c_di_read_count_set(2)
             return 2
         }
@@ -111,7 +110,7 @@ package enum TableReclamation {
 
     private static func unregisterThread() {
         readers.withLock { readers in
-            let word = UInt(bitPattern: c_di_read_count_address())
+            let word = c_di_read_count_address()
             readers.words.removeAll { $0 == word }
             c_di_read_count_set(0)
         }

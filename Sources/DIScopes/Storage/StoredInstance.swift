@@ -17,33 +17,26 @@ public final class StoredInstance: Sendable, CustomStringConvertible {
     /// print(instance.key)   // Inbox in app
     /// ```
     public let key: InstanceKey
-    /// `Unmanaged` bits of the instance's box, retained until `deinit`. Kept as bits, as `InstanceSlot` does,
-    /// so that the class is `Sendable` without claiming anything about the box: only services registered
-    /// through the `Sendable`-constrained `register(_:scope:)` overloads reach a custom scope.
-    private let bits: UInt
+    /// The instance's box. Only services registered through the `Sendable`-constrained `register(_:scope:)`
+    /// overloads reach a custom scope, which is what makes sharing the box safe.
+    private let reference: Unsafe.SendableReference<AnyObject>
     private let unbox: @Sendable (AnyObject) -> Any
 
     init(box: AnyObject, key: InstanceKey, registration: Registration) {
         self.key = key
-        bits = UInt(bitPattern: Unmanaged.passRetained(box).toOpaque())
+        reference = Unsafe.SendableReference(box)
         unbox = registration.body.unbox
     }
 
     /// Used by ``checkInstanceStorage(_:)``, which stores probes of its own.
     init<Value: Sendable>(probe value: Value, key: InstanceKey) {
         self.key = key
-        bits = UInt(bitPattern: Unmanaged.passRetained(InstanceBox(value)).toOpaque())
+        reference = Unsafe.SendableReference(InstanceBox(value))
         unbox = { unsafeDowncast($0, to: InstanceBox<Value>.self).value }
     }
 
-    deinit {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).release()
-    }
-
     /// The box the container hands out.
-    var box: AnyObject {
-        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
-    }
+    var box: AnyObject { reference.object }
 
     /// The instance itself, for example to check whether it is `Disposable`.
     ///

@@ -1,0 +1,206 @@
+import Synchronization
+
+/// Every unsafe reference DICore (and the modules built on it) handles: references used without reference
+/// counting, atomic pointers that own an object, and the one claim of `Sendable` the compiler cannot check
+/// for instance boxes. Nothing outside this file calls `Unmanaged` or turns an object into an integer, so
+/// `grep -rn "Unmanaged\|bitPattern" Sources` lists this file and the few integer conversions that hash
+/// identifiers.
+///
+/// ## Why it is sound
+///
+/// - **Unowned references** (`Unowned`) are taken only of objects that something else keeps alive for as long
+///   as the reference is used: a container keeps its ancestors, a published registration table keeps its
+///   registrations and is not freed while a read section can see it (`TableReclamation`), and a thread's
+///   resolution stack is kept by the thread's key until the thread exits. Each use states which of these
+///   holds.
+/// - **Atomic references** (`AtomicReference`) own one retain of the object they point to, taken when it is
+///   stored and given back when it is replaced or the reference is destroyed. A reader that loads one without
+///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
+///   replaced for the life of its slot; a replaced registration table is retired, not freed, until no read
+///   section can see it; a lock-protected reference is read under that lock.
+/// - **Once values** (`OnceValue`) are written once, before the address is published, and freed only by
+///   their owner's `deinit`, after which no reader can hold the owner; a reader borrows the value in place.
+/// - **The `Sendable` claim** (`SendableReference`, and `AtomicReference`'s): what crosses threads through
+///   them are registration tables and key-path snapshots (immutable after they are built) and instance boxes,
+///   which hold their value in a `let`; only services registered through the `Sendable`-constrained
+///   entry points are kept by lifetimes that share an instance across threads.
+@usableFromInline
+package enum Unsafe {
+    /// A reference that does no reference counting, valid only while something else keeps the object alive.
+    @frozen @usableFromInline
+    package struct Unowned<Object: AnyObject> {
+        @usableFromInline let reference: Unmanaged<Object>
+
+        @inlinable @inline(__always)
+        package init(_ object: Object) {
+            reference = .passUnretained(object)
+        }
+
+        @inlinable @inline(__always)
+        init(_ reference: Unmanaged<Object>) {
+            self.reference = reference
+        }
+
+        /// Runs `body` with the object, without retaining it.
+        @inlinable @inline(__always)
+        package func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+            try reference._withUnsafeGuaranteedRef(body)
+        }
+
+        /// The object, as an ordinary (retained) reference.
+        @inlinable @inline(__always)
+        package var object: Object { reference.takeUnretainedValue() }
+
+        /// Whether both name the same object.
+        @inlinable @inline(__always)
+        package static func === (lhs: Self, rhs: Self) -> Bool {
+            lhs.reference.toOpaque() == rhs.reference.toOpaque()
+        }
+
+        /// Whether this names `object`.
+        @inlinable @inline(__always)
+        package func refers(to object: Object) -> Bool {
+            reference.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
+        }
+
+        /// Retains `object` once for a C slot that owns it (a pthread key), and returns its address.
+        package static func retainedAddress(of object: Object) -> UnsafeMutableRawPointer {
+            Unmanaged.passRetained(object).toOpaque()
+        }
+
+        /// The object at an address from `retainedAddress(of:)`, unretained.
+        @inlinable @inline(__always)
+        package init(address: UnsafeRawPointer) {
+            reference = Unmanaged.fromOpaque(address)
+        }
+
+        /// Gives back the retain `retainedAddress(of:)` took.
+        package static func releaseRetained(at address: UnsafeRawPointer) {
+            Unmanaged<Object>.fromOpaque(address).release()
+        }
+    }
+
+    /// An atomic pointer that owns one retain of its object, with one spare bit a writer may set beside it.
+    ///
+    /// The pointer is kept as a word so that the tag bit (the lowest: objects are at least 2-aligned) travels
+    /// in the same atomic load as the address; it is the one place an object is an integer.
+    @usableFromInline
+    package struct AtomicReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
+        /// The object's address, retained, with the tag in bit 0; `0` when empty.
+        @usableFromInline let word: Atomic<UInt>
+
+        package init(_ object: Object? = nil, tag: Bool = false) {
+            word = Atomic(Self.retainedWord(object, tag: tag))
+        }
+
+        deinit {
+            Self.release(word.load(ordering: .acquiring))
+        }
+
+        /// The object, without retaining it: valid while the writer's rules keep it alive (see `Unsafe`). For
+        /// references never stored with a tag (use `loadTagged()` for the others).
+        @inlinable @inline(__always)
+        package func load() -> Unowned<Object>? {
+            guard let address = UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring)) else { return nil }
+            return Unowned(Unmanaged.fromOpaque(address))
+        }
+
+        /// The object, without retaining it, and the tag, from one atomic load.
+        @inlinable @inline(__always)
+        package func loadTagged() -> (object: Unowned<Object>, tag: Bool) {
+            let word = word.load(ordering: .acquiring)
+            return (
+                Unowned(Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1).unsafelyUnwrapped)),
+                word & 1 != 0
+            )
+        }
+
+        /// Whether an object is stored.
+        @inlinable @inline(__always)
+        package var isEmpty: Bool { word.load(ordering: .acquiring) & ~1 == 0 }
+
+        /// Stores `object` (retained) with `tag`, and returns the object it replaces, whose retain passes to
+        /// the caller: dropping the result releases it, keeping it (a retired table) keeps it alive.
+        @discardableResult
+        package func exchange(_ object: Object?, tag: Bool = false) -> Object? {
+            let old = word.exchange(Self.retainedWord(object, tag: tag), ordering: .acquiringAndReleasing)
+            guard old > 1 else { return nil }
+            return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: old & ~1).unsafelyUnwrapped)
+                .takeRetainedValue()
+        }
+
+        /// Stores `object` if none is stored yet; returns the object stored afterwards (this one or the
+        /// earlier winner), unretained.
+        package func storeIfEmpty(_ object: Object) -> Unowned<Object> {
+            let desired = Self.retainedWord(object, tag: false)
+            let (exchanged, original) = word.compareExchange(
+                expected: 0, desired: desired, ordering: .acquiringAndReleasing
+            )
+            if exchanged { return Unowned(object) }
+            Self.release(desired)
+            return Unowned(Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: original & ~1).unsafelyUnwrapped))
+        }
+
+        private static func retainedWord(_ object: Object?, tag: Bool) -> UInt {
+            let address = object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+            return tag ? address | 1 : address
+        }
+
+        private static func release(_ word: UInt) {
+            guard word > 1 else { return }
+            Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1).unsafelyUnwrapped).release()
+        }
+    }
+
+    /// A strong reference the compiler cannot prove `Sendable` (an instance box of a service type it does
+    /// not know): the claim is made here, for the reasons in `Unsafe`.
+    package struct SendableReference<Object: AnyObject>: @unchecked Sendable {
+        package let object: Object
+
+        package init(_ object: Object) {
+            self.object = object
+        }
+    }
+}
+
+extension Unsafe {
+    /// A value stored once, in memory that never moves, published through an atomic pointer: readers borrow it
+    /// through `address` without a lock or a reference count, for the life of the owner.
+    @usableFromInline
+    package struct OnceValue<Value>: ~Copyable {
+        /// The address of the stored value; `0` until stored.
+        @usableFromInline let word = Atomic<UInt>(0)
+
+        package init() {}
+
+        deinit {
+            let word = word.load(ordering: .acquiring)
+            guard word != 0 else { return }
+            let storage = UnsafeMutablePointer<Value>(bitPattern: word).unsafelyUnwrapped
+            storage.deinitialize(count: 1)
+            storage.deallocate()
+        }
+
+        /// The stored value's address, `nil` until one is stored; valid for the owner's life.
+        @inlinable @inline(__always)
+        package var address: UnsafePointer<Value>? {
+            UnsafePointer(bitPattern: word.load(ordering: .acquiring))
+        }
+
+        /// Stores `value` unless one is stored already; returns the address of the value kept (the first).
+        package func storeIfEmpty(_ value: Value) -> UnsafePointer<Value> {
+            let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+            storage.initialize(to: value)
+            let (exchanged, original) = word.compareExchange(
+                expected: 0, desired: UInt(bitPattern: storage), ordering: .acquiringAndReleasing
+            )
+            if exchanged { return UnsafePointer(storage) }
+            storage.deinitialize(count: 1)
+            storage.deallocate()
+            return UnsafePointer(bitPattern: original).unsafelyUnwrapped
+        }
+    }
+}
+
+extension Unsafe.Unowned: Sendable where Object: Sendable {}
+extension Unsafe.OnceValue: @unchecked Sendable where Value: Sendable {}
