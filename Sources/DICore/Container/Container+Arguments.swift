@@ -126,7 +126,7 @@ extension Container {
             code: .argumentMismatch,
             requestedType: type,
             name: key.name,
-            path: ResolutionStack.current.path + [PathElement(missing: type, name: key.name, in: self)],
+            path: ResolutionStack.current.path(then: PathElement(missing: type, name: key.name, in: self)),
             searchedContainers: ancestry.map(\.name),
             detail: "It was called \(called), but the registration at \(other.location) takes \(taking). \(advice)",
             context: LookupContext(container: self, key: key, type: type)

@@ -60,7 +60,7 @@ extension Container {
                 code: .asyncResolutionRequired,
                 requestedType: type,
                 name: registration.key.name,
-                path: ResolutionStack.current.path + [PathElement(registration, requested: type, in: owner)],
+                path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: owner)),
                 detail: "It was registered with registerAsync at \(registration.location); call "
                     + "`try await resolveAsync(\(type).self)` from an async context."
             )
@@ -69,7 +69,7 @@ extension Container {
                 code: .argumentMismatch,
                 requestedType: type,
                 name: registration.key.name,
-                path: ResolutionStack.current.path + [PathElement(registration, requested: type, in: owner)],
+                path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: owner)),
                 detail: "It takes runtime arguments; pass them with resolve(_:arguments:)."
             )
         }
@@ -113,7 +113,7 @@ extension Container {
             code: .notRegistered,
             requestedType: type,
             name: alias.key.name,
-            path: ResolutionStack.current.path + [PathElement(alias, requested: type, in: owner)],
+            path: ResolutionStack.current.path(then: PathElement(alias, requested: type, in: owner)),
             searchedContainers: owner.ancestry.map(\.name),
             detail: "It is an alias (made with .implements at \(alias.location)) of "
                 + "\(ServiceName.describe(alias.aliasedType ?? Never.self, name: key.name)), which is no longer "
@@ -169,7 +169,7 @@ extension Container {
                 code: .asyncResolutionRequired,
                 requestedType: requested,
                 name: registration.key.name,
-                path: ResolutionStack.current.path + [PathElement(registration, requested: requested, in: self)],
+                path: ResolutionStack.current.path(then: PathElement(registration, requested: requested, in: self)),
                 detail: "It was registered with registerAsync at \(registration.location); resolve it with "
                     + "resolveAsync from an async context."
             )
@@ -203,7 +203,7 @@ extension Container {
             code: .containerClosed,
             requestedType: type,
             name: name,
-            path: ResolutionStack.current.path + [PathElement(missing: type, name: name, in: self)],
+            path: ResolutionStack.current.path(then: PathElement(missing: type, name: name, in: self)),
             detail: "\(self.name) was closed with close(); resolve from a container that is still open, or "
                 + "create a new child."
         )
@@ -214,7 +214,7 @@ extension Container {
             code: .typeMismatch,
             requestedType: alias.serviceType,
             name: alias.key.name,
-            path: ResolutionStack.current.path + [PathElement(alias, requested: alias.serviceType, in: self)],
+            path: ResolutionStack.current.path(then: PathElement(alias, requested: alias.serviceType, in: self)),
             detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
                 + "\(alias.serviceType) at \(alias.location), but its instance, a \(type(of: value)), does not "
                 + "conform. Make \(target.serviceType) conform to \(alias.serviceType), or remove "
@@ -231,8 +231,7 @@ extension Container {
             code: .notRegistered,
             requestedType: type,
             name: key.name,
-            path: ResolutionStack.current.path + [element],
-            searchedContainers: searchedContainerNames,
+            path: ResolutionStack.current.path(then: element),
             context: LookupContext(container: self, key: key, type: type)
         )
     }

@@ -106,7 +106,7 @@ extension Container: Resolver {
                 code: .typeMismatch,
                 requestedType: type,
                 name: name,
-                path: ResolutionStack.current.path + [PathElement(missing: type, name: name, in: self)],
+                path: ResolutionStack.current.path(then: PathElement(missing: type, name: name, in: self)),
                 detail: "The instance is a \(Swift.type(of: value as Any)), not a \(concrete)."
             )
         }

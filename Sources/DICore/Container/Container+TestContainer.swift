@@ -63,19 +63,6 @@ extension Container {
         return sources
     }
 
-    /// The names of `registrationSources`' containers, for the "searched" line of a failed lookup; walks the
-    /// chain without building the list of pairs.
-    var searchedContainerNames: [String] {
-        var names: [String] = []
-        var current: Container? = self
-        while let container = current {
-            names.append(container.name)
-            if let base = container.testing?.base { names += base.searchedContainerNames }
-            current = container.parent
-        }
-        return names
-    }
-
     /// The slot in which this test container keeps its own instance of a `.singleton` registration.
     func testSlot(for registration: Registration) -> InstanceSlot {
         slots.slot(for: registration) { InstanceSlot(retention: .strong, lockFreeReads: false) }

@@ -95,6 +95,16 @@ public final class Container: Sendable {
         childList.withLock { $0.compactMap(\.container) }
     }
 
+    /// Whether `other` is this container or one of its ancestors, so that its registrations apply here.
+    package func sees(_ other: Container) -> Bool {
+        var current: Container? = self
+        while let container = current {
+            if container === other { return true }
+            current = container.parent
+        }
+        return false
+    }
+
     /// This container, then its parent, up to the root.
     package var ancestry: [Container] {
         var result: [Container] = []

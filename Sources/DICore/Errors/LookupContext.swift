@@ -1,22 +1,51 @@
-/// What a failed lookup remembers so that its error can suggest close matches when it is printed, and not
-/// before: a failed lookup must stay cheap for code that only checks the error's `code`.
+/// What a failed lookup remembers so that its error can suggest close matches.
 ///
-/// The container is held weakly: an error must not keep a container (and everything it holds) alive. An
-/// error described after its container is gone lists no close matches.
+/// Capturing is cheap and formatting is not, so the error keeps what the asking container and its ancestors
+/// held when the lookup failed (the published tables' arrays, shared, not copied) and ranks and words the
+/// suggestions only when it is printed: code that only checks the error's `code` pays for no text, and later
+/// registrations do not change the message. Registrations in containers the asking one cannot see are looked
+/// for when the error is printed, through a weak reference to the asking container: walking the whole tree at
+/// every throw would make a failed lookup cost as much as the tree is large (a server has a child per
+/// request). The error holds no container alive.
 package final class LookupContext: Sendable {
-    weak let weakContainer: Container?
     let containerName: String
     let key: RegistrationKey
     let type: Any.Type
+    /// The containers the lookup searched, nearest first (the asking container, its ancestors, and the base
+    /// chain of a test container), with what each held.
+    private let visible: [Holder]
+    /// The asking container, for the registrations of the containers it cannot see.
+    private weak let asking: Container?
+
+    private struct Holder: Sendable {
+        let name: String
+        let registrations: [Registration]
+    }
 
     /// A lookup of `key` (whose service type is `type`) made from `container`; diagnostics make one to reuse
     /// the suggestions of a failed resolve without resolving.
     package init(container: Container, key: RegistrationKey, type: Any.Type) {
-        self.weakContainer = container
         self.containerName = container.name
         self.key = key
         self.type = type
+        var visible: [Holder] = []
+        Self.collect(from: container, into: &visible)
+        self.visible = visible
+        asking = container
     }
+
+    private static func collect(from container: Container, into holders: inout [Holder]) {
+        var current: Container? = container
+        while let next = current {
+            holders.append(Holder(name: next.name, registrations: next.registry.all))
+            // A test container treats what its base chain registers as its own registrations.
+            if let base = next.testing?.base { collect(from: base, into: &holders) }
+            current = next.parent
+        }
+    }
+
+    /// The names of the containers searched, nearest first.
+    var searchedContainers: [String] { visible.map(\.name) }
 
     /// A registration that was probably meant, with how far it is from the request.
     struct Match {
@@ -46,15 +75,13 @@ package final class LookupContext: Sendable {
 
     /// Every close match, likeliest first: smallest edit distance, then kind, then nearest container.
     func matches() -> [Match] {
-        guard let container = weakContainer else { return [] }
         var found: [Match] = []
         let typeName = String(describing: type)
-        let visible = Set(container.ancestry.map(ObjectIdentifier.init))
         var seen = Set<RegistrationKey>()
         var sameTypeCount = 0
 
-        for owner in container.ancestry {
-            for registration in owner.registry.all
+        for owner in visible {
+            for registration in owner.registrations
             where registration.key != key && registration.key.keyPath == 0 && seen.insert(registration.key).inserted {
                 let sameType = registration.key.type == key.type
                 if sameType && registration.key.arguments != key.arguments && registration.key.name == key.name {
@@ -78,18 +105,17 @@ package final class LookupContext: Sendable {
             }
         }
 
-        for other in Self.allContainers(under: container.root) where !visible.contains(ObjectIdentifier(other)) {
-            guard let registration = other.registry.registration(for: key) else { continue }
-            let common = Self.commonAncestor(of: container, and: other)
+        for other in hiddenRegistrations() {
+            let registration = other.registration
             found.append(Match(
                 distance: 1,
                 rank: 2,
-                sentence: "\(registration.displayName) is registered in \(other.name) (\(registration.location)), "
-                    + "which \(container.name) cannot see (it is not \(container.name) or an ancestor). "
-                    + "Register it in a common ancestor.",
-                fix: common.map {
-                    "move the registration at \(registration.location) from \(other.name) to \($0.name), which "
-                        + "\(container.name) and \(other.name) both see"
+                sentence: "\(registration.displayName) is registered in \(other.container) "
+                    + "(\(registration.location)), which \(containerName) cannot see (it is not \(containerName) "
+                    + "or an ancestor). Register it in a common ancestor.",
+                fix: other.commonAncestor.map {
+                    "move the registration at \(registration.location) from \(other.container) to \($0), which "
+                        + "\(containerName) and \(other.container) both see"
                 }
             ))
         }
@@ -105,12 +131,21 @@ package final class LookupContext: Sendable {
             + ranked.dropFirst()
     }
 
+    /// Registrations of `key` in containers the asking one cannot see, with the nearest container both see.
+    private func hiddenRegistrations() -> [(registration: Registration, container: String, commonAncestor: String?)] {
+        guard let container = asking else { return [] }
+        return Self.allContainers(under: container.root).compactMap { other in
+            guard !container.sees(other), let registration = other.registry.registration(for: key) else { return nil }
+            return (registration, other.name, Self.commonAncestor(of: container, and: other)?.name)
+        }
+    }
+
     /// How many edits a name may be away from the requested one to count as a typo of it.
     static func closeDistance(for name: String?) -> Int {
         max(2, (name?.count ?? 0) / 3)
     }
 
-    private func argumentMatch(_ registration: Registration, in owner: Container) -> Match {
+    private func argumentMatch(_ registration: Registration, in owner: Holder) -> Match {
         let shown = registration.displayName
         let call = "try container.resolve(\(type).self\(key.name.map { ", name: \"\($0)\"" } ?? "")"
         guard !registration.argumentTypes.isEmpty else {
@@ -135,7 +170,7 @@ package final class LookupContext: Sendable {
         )
     }
 
-    private func nameMatch(_ registration: Registration, in owner: Container) -> Match {
+    private func nameMatch(_ registration: Registration, in owner: Holder) -> Match {
         let shown = registration.displayName
         let place = "in \(owner.name) (\(registration.location))"
         switch (registration.key.name, key.name) {

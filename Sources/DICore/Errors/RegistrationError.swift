@@ -11,25 +11,39 @@
 public struct RegistrationError: Error, Sendable, CustomStringConvertible {
     /// What went wrong; a struct so that codes can be added without breaking `switch`es.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's name, as printed.
-        public let name: String
+        /// Every code, so that the module can switch over them exhaustively; callers compare with `==`, which
+        /// lets later versions add codes without breaking their code.
+        package enum Kind: String, Sendable {
+            case alreadyRegistered
+            case invalidScope
+            case containerClosed
+            case typeMismatch
+            case assemblyFailed
+            case behaviorFailed
+        }
+
+        /// Which code this is.
+        package let kind: Kind
+
+        /// The code's name, as printed: `alreadyRegistered`.
+        public var name: String { kind.rawValue }
 
         /// The key is registered with `overridable: false`, or a non-overridable registration would
         /// replace an existing one.
-        public static let alreadyRegistered = Code(name: "alreadyRegistered")
+        public static let alreadyRegistered = Code(kind: .alreadyRegistered)
         /// The lifetime cannot hold this service (for example `.weak` for a value type).
-        public static let invalidScope = Code(name: "invalidScope")
+        public static let invalidScope = Code(kind: .invalidScope)
         /// The container is closed and takes no more registrations.
-        public static let containerClosed = Code(name: "containerClosed")
+        public static let containerClosed = Code(kind: .containerClosed)
         /// An alias type does not fit the registration it names.
-        public static let typeMismatch = Code(name: "typeMismatch")
+        public static let typeMismatch = Code(kind: .typeMismatch)
         /// An assembly threw while assembling or loading.
-        public static let assemblyFailed = Code(name: "assemblyFailed")
+        public static let assemblyFailed = Code(kind: .assemblyFailed)
         /// A behaviour threw while observing a registration.
-        public static let behaviorFailed = Code(name: "behaviorFailed")
+        public static let behaviorFailed = Code(kind: .behaviorFailed)
 
         /// The code's name, as printed: `alreadyRegistered`.
-        public var description: String { name }
+        public var description: String { kind.rawValue }
     }
 
     /// What went wrong.

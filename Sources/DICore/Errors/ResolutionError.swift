@@ -23,32 +23,50 @@
 public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// What went wrong; a struct so that codes can be added without breaking `switch`es.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's name, as printed.
-        public let name: String
+        /// Every code, so that the module can switch over them exhaustively; callers compare with `==`, which
+        /// lets later versions add codes without breaking their code.
+        package enum Kind: String, Sendable {
+            case notRegistered
+            case circularDependency
+            case typeMismatch
+            case argumentMismatch
+            case asyncResolutionRequired
+            case factoryFailed
+            case containerClosed
+            case requiredKeyMissing
+            case depthLimitExceeded
+            case scopeUnavailable
+        }
 
-        /// Nothing is registered under the requested key in the asking container or its ancestors.
-        public static let notRegistered = Code(name: "notRegistered")
-        /// Building the service needs the service itself.
-        public static let circularDependency = Code(name: "circularDependency")
-        /// The instance is not of the type that was asked for (`resolve(_:as:)`, an alias).
-        public static let typeMismatch = Code(name: "typeMismatch")
-        /// The service is registered, but with other runtime argument types.
-        public static let argumentMismatch = Code(name: "argumentMismatch")
-        /// The service has an `async` factory; use `resolveAsync`.
-        public static let asyncResolutionRequired = Code(name: "asyncResolutionRequired")
-        /// The factory threw; see `underlying`.
-        public static let factoryFailed = Code(name: "factoryFailed")
-        /// The container was closed.
-        public static let containerClosed = Code(name: "containerClosed")
-        /// A `ServiceKeys` key declared `.required()` was never provided.
-        public static let requiredKeyMissing = Code(name: "requiredKeyMissing")
-        /// The dependency chain is deeper than the resolver follows.
-        public static let depthLimitExceeded = Code(name: "depthLimitExceeded")
-        /// The lifetime cannot place the instance here (for example no container with the tag of `.matching`).
-        public static let scopeUnavailable = Code(name: "scopeUnavailable")
+        /// Which code this is.
+        package let kind: Kind
 
         /// The code's name, as printed: `notRegistered`.
-        public var description: String { name }
+        public var name: String { kind.rawValue }
+
+        /// Nothing is registered under the requested key in the asking container or its ancestors.
+        public static let notRegistered = Code(kind: .notRegistered)
+        /// Building the service needs the service itself.
+        public static let circularDependency = Code(kind: .circularDependency)
+        /// The instance is not of the type that was asked for (`resolve(_:as:)`, an alias).
+        public static let typeMismatch = Code(kind: .typeMismatch)
+        /// The service is registered, but with other runtime argument types.
+        public static let argumentMismatch = Code(kind: .argumentMismatch)
+        /// The service has an `async` factory; use `resolveAsync`.
+        public static let asyncResolutionRequired = Code(kind: .asyncResolutionRequired)
+        /// The factory threw; see `underlying`.
+        public static let factoryFailed = Code(kind: .factoryFailed)
+        /// The container was closed.
+        public static let containerClosed = Code(kind: .containerClosed)
+        /// A `ServiceKeys` key declared `.required()` was never provided.
+        public static let requiredKeyMissing = Code(kind: .requiredKeyMissing)
+        /// The dependency chain is deeper than the resolver follows.
+        public static let depthLimitExceeded = Code(kind: .depthLimitExceeded)
+        /// The lifetime cannot place the instance here (for example no container with the tag of `.matching`).
+        public static let scopeUnavailable = Code(kind: .scopeUnavailable)
+
+        /// The code's name, as printed: `notRegistered`.
+        public var description: String { kind.rawValue }
     }
 
     /// What went wrong.
@@ -60,7 +78,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// The path from the top-level request to the failing step, inclusive.
     public let path: [PathElement]
     /// The containers searched, asking container first; empty when the failure was not a lookup.
-    public let searchedContainers: [String]
+    public var searchedContainers: [String] {
+        listedContainers.isEmpty ? context?.searchedContainers ?? [] : listedContainers
+    }
+    /// The containers searched, when the error lists them itself rather than through `context`.
+    private let listedContainers: [String]
     /// The error the factory threw, for `factoryFailed`.
     public let underlying: (any Error)?
     /// A sentence about this particular failure, added to the headline.
@@ -81,7 +103,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         self.requestedType = requestedType
         self.name = name
         self.path = path
-        self.searchedContainers = searchedContainers
+        self.listedContainers = searchedContainers
         self.underlying = underlying
         self.detail = detail
         self.context = context

@@ -150,7 +150,7 @@ extension Container {
             code: .requiredKeyMissing,
             requestedType: Service.self,
             name: nil,
-            path: ResolutionStack.current.path + [PathElement(key: key.name, type: Service.self, in: self)],
+            path: ResolutionStack.current.path(then: PathElement(key: key.name, type: Service.self, in: self)),
             searchedContainers: ancestry.map(\.name),
             detail: "\(keyName) (\(Service.self)) is declared at \(key.location) without a default, so the app "
                 + "must provide it: register it in \(name) or an ancestor, for example "

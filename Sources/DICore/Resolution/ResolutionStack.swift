@@ -196,6 +196,13 @@ final class ResolutionStack {
         depth == 0 ? AsyncResolution.currentIfActive : asyncOuter
     }
 
+    /// The active path followed by `step`: the path of an error raised for the next step. Outside any build
+    /// (a failed top-level lookup) it is `step` alone, without joining arrays.
+    func path(then step: PathElement) -> [PathElement] {
+        if depth == 0 && enclosingAsync == nil { return [step] }
+        return path + [step]
+    }
+
     /// The active path from the top-level request, including an enclosing async resolution.
     var path: [PathElement] {
         (enclosingAsync?.path ?? [])

@@ -83,7 +83,7 @@ package final class Registry: Sendable {
 
     /// Points readers at `table`. The table it replaces stays alive in `State.retired` (or as `State.table`)
     /// until no read section can see it.
-    private func publish(word table: RegistrationTable, pending: Bool) {
+    private func storePublished(_ table: RegistrationTable, pending: Bool) {
         published.exchange(table, tag: pending)
     }
 
@@ -124,7 +124,7 @@ package final class Registry: Sendable {
                 state.pendingReplacesPublished = true
                 publish(&state)
             } else {
-                publish(word: state.table, pending: true)
+                storePublished(state.table, pending: true)
             }
             return existing
         }
@@ -159,7 +159,7 @@ package final class Registry: Sendable {
             if mustPublish {
                 publish(&state)
             } else {
-                publish(word: state.table, pending: !state.pending.isEmpty)
+                storePublished(state.table, pending: !state.pending.isEmpty)
             }
             return replaced
         }
@@ -167,10 +167,18 @@ package final class Registry: Sendable {
 
     /// Every registration of this container, published or pending, in registration order.
     ///
-    /// Pending registrations never share a key with the published table once `insert` returns (replacing a
-    /// published key publishes at once), so the two lists are simply joined.
+    /// Usually nothing is pending and this is the published table's array, shared, read without the lock;
+    /// otherwise the pending registrations are published first, so that a failed lookup, which keeps this
+    /// list for its suggestions, copies no registrations and the next one finds them published.
     package var all: [Registration] {
-        state.withLock { state in state.table.registrations + state.pending.inOrder }
+        if let published = withTable({ table, hasPending in hasPending ? nil : table.registrations }) {
+            return published
+        }
+        defer { releaseFreed() }
+        return state.withLock { state in
+            if !state.pending.isEmpty { publish(&state) }
+            return state.table.registrations
+        }
     }
 
     /// Publishes an empty table that refuses resolution; the container is closed for good. Returns the
@@ -239,7 +247,7 @@ package final class Registry: Sendable {
         state.pending.removeAll()
         state.pendingReplacesPublished = false
         state.lockedHits = 0
-        publish(word: table, pending: false)
+        storePublished(table, pending: false)
         retire(old, &state)
     }
 
