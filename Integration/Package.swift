@@ -45,6 +45,37 @@ let package = Package(
             ],
             path: "Sources/ShopDemo"
         ),
+
+        // What the test targets share: the app tree, built once, and a trait that binds a feature of it.
+        .target(
+            name: "ShopTestSupport",
+            dependencies: ["ShopApp", "ShopCore", .product(name: "DICore", package: "DIToolkit")],
+            path: "Tests/ShopTestSupport"
+        ),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "Catalog", "ShopApp", "ShopCore", "ShopTestSupport", .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DITesting", package: "DIToolkit"),
+            ]
+        ),
+        .testTarget(
+            name: "CartTests",
+            dependencies: [
+                "Cart", "ShopApp", "ShopCore", "ShopTestSupport", .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DITesting", package: "DIToolkit"),
+            ]
+        ),
+        // `__Snapshots__` holds the graph snapshot `expectGraphSnapshot` compares with; not a resource.
+        .testTarget(
+            name: "CheckoutTests",
+            dependencies: [
+                "Checkout", "Cart", "ShopApp", "ShopCore", "ShopTestSupport",
+                .product(name: "DICore", package: "DIToolkit"), .product(name: "DIDiagnostics", package: "DIToolkit"),
+                .product(name: "DITesting", package: "DIToolkit"),
+            ],
+            exclude: ["__Snapshots__"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,8 +11,7 @@ import ShopCore
 /// ```swift
 /// let cart = app.child(name: "cart")
 /// try cart.apply(CartAssembly())
-/// let session = cart.child(name: "session alice", tags: ["session"])
-/// try session.autoregister(UserSession.self) { UserSession(user: "alice") }
+/// let session = try CartAssembly.makeSession(user: "alice", below: cart)
 /// let aliceCart = try session.resolve((any ShoppingCart).self)
 /// ```
 public struct CartAssembly: Assembly {
@@ -21,6 +20,26 @@ public struct CartAssembly: Assembly {
 
     /// Makes the assembly.
     public init() {}
+
+    /// Makes the container of one user's session below `cart`: tagged `session` (so it keeps that user's
+    /// cart), with the user's ``UserSession`` registered in it. Close it when the session ends.
+    ///
+    /// ```swift
+    /// let session = try CartAssembly.makeSession(user: "alice", below: cart)
+    /// let aliceCart = try session.resolve((any ShoppingCart).self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - user: The signed-in user.
+    ///   - cart: The container this assembly was applied to, or a descendant (a test container of it).
+    ///   - tags: More tags, such as `request` on a server; `session` is always added.
+    /// - Returns: The session container.
+    /// - Throws: `RegistrationError` when `cart` is closed.
+    public static func makeSession(user: String, below cart: Container, tags: Set<String> = []) throws -> Container {
+        let session = cart.child(name: "session \(user)", tags: tags.union([sessionTag]))
+        try session.autoregister(UserSession.self, scope: .singleton) { UserSession(user: user) }
+        return session
+    }
 
     /// Registers the store, the pricing rules and the per-session cart.
     ///

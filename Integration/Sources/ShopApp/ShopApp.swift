@@ -89,9 +89,7 @@ public struct ShopApp: Sendable {
     /// - Returns: The session container.
     /// - Throws: `RegistrationError` when ``cart`` is closed.
     public func makeSession(user: String, tags: Set<String> = []) throws -> Container {
-        let session = cart.child(name: "session \(user)", tags: tags.union([CartAssembly.sessionTag]))
-        try session.autoregister(UserSession.self, scope: .singleton) { UserSession(user: user) }
-        return session
+        try CartAssembly.makeSession(user: user, below: cart, tags: tags)
     }
 
     /// Closes the whole tree: sessions and features first, then the app, disposing what they hold.
