@@ -6,7 +6,8 @@ import ShopCore
 ///
 /// Uses `DIScopes`: the cart itself is `.matching("session")` — one per `session`-tagged container below
 /// `cart`, built with that session's ``UserSession`` — and its pricing rules are `.scoped`, one per asking
-/// container. The ``CartStore`` behind every cart is a singleton of `cart`.
+/// container. The ``CartStore`` behind every cart is a singleton of `cart`, and `cart` registers the guest
+/// user that each session container overrides with its own.
 ///
 /// ```swift
 /// let cart = app.child(name: "cart")
@@ -48,6 +49,9 @@ public struct CartAssembly: Assembly {
     /// - Throws: `RegistrationError` when a registration is refused.
     public func assemble(into container: Container) throws {
         try container.autoregister(CartStore.self, scope: .singleton, initializer: CartStore.init)
+        // Until someone signs in, the cart belongs to a guest; each session container registers its user,
+        // and a session's cart takes its dependencies from the session container, so it gets that user.
+        try container.autoregister(UserSession.self, scope: .singleton) { UserSession.guest }
         try container.autoregister(CartPricing.self, scope: .scoped, initializer: CartPricing.init)
         try container.autoregister((any ShoppingCart).self, scope: .matching(Self.sessionTag)) {
             (session: UserSession, store: CartStore, pricing: CartPricing) in

@@ -8,6 +8,9 @@ public struct UserSession: Sendable, Hashable {
     /// The user's name.
     public let user: String
 
+    /// The user of a cart nobody signed in to.
+    public static let guest = UserSession(user: "guest")
+
     /// Makes a session for `user`.
     ///
     /// - Parameter user: The user's name.

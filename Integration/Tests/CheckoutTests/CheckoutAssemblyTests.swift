@@ -55,7 +55,9 @@ struct CheckoutAssemblyTests {
         let checkout = try await Container.current.resolveAsync((any CheckoutService).self)
         let lines = [CartLine(product: cup, quantity: 1)]
         let ids = try await withThrowingTaskGroup(of: String.self) { group in
-            for index in 0..<20 { group.addTask { try await checkout.placeOrder(for: "user\(index)", lines: lines).id } }
+            for index in 0..<20 {
+                group.addTask { try await checkout.placeOrder(for: "user\(index)", lines: lines).id }
+            }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
         #expect(ids.count == 20)
