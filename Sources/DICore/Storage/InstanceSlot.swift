@@ -92,6 +92,22 @@ package final class InstanceSlot: Sendable {
             ._withUnsafeGuaranteedRef { $0.value }
     }
 
+    /// Calls `body` with the published instance of a `lockFreeReads` slot, borrowed: one atomic load and no
+    /// reference counting of the box or the instance (the published box lives as long as the slot). Calls
+    /// `body` with the result of `build` instead while nothing is published. `Service` must be the type of the
+    /// boxes the slot holds.
+    @inlinable
+    package func withBuiltValue<Service, Result>(
+        as _: Service.Type,
+        orBuild build: () throws -> Service,
+        _ body: (Service) throws -> Result
+    ) throws -> Result {
+        let bits = published.load(ordering: .acquiring)
+        guard bits != 0 else { return try body(build()) }
+        return try Unmanaged<InstanceBox<Service>>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+            ._withUnsafeGuaranteedRef { try body($0.value) }
+    }
+
     /// Empties a resettable slot and returns the box it held. `.singleton` slots are never reset.
     package func reset() -> AnyObject? {
         guard !lockFreeReads else { return nil }
