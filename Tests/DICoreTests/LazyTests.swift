@@ -153,4 +153,65 @@ import Testing
         let lazy = try await app.resolveAsync(Lazy<Payments>.self)
         #expect(try lazy.value.id == 3)
     }
+
+    @Test func withValueLendsTheSameInstanceAsValueAndResolvesOnce() throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Payments.self) { _ in
+            built.increment()
+            return Payments(id: built.value)
+        }
+        let lazy = try app.resolve(Lazy<Payments>.self)
+        let lent = try lazy.withValue { ObjectIdentifier($0) }
+        #expect(lazy.isResolved)
+        #expect(try lazy.withValue { ObjectIdentifier($0) } == lent)
+        #expect(try ObjectIdentifier(lazy.value) == lent)
+        #expect(built.value == 1)
+    }
+
+    @Test func withValueThrowsWhatTheFirstReadThrowsAndKeepsNothing() throws {
+        let app = Container(name: "app")
+        let attempts = Counter()
+        try app.register(Payments.self) { _ in
+            attempts.increment()
+            if attempts.value == 1 { throw FactoryError(reason: "first") }
+            return Payments(id: attempts.value)
+        }
+        let lazy = try app.resolve(Lazy<Payments>.self)
+        let error = try #require(throws: ResolutionError.self) { try lazy.withValue { $0.id } }
+        #expect(error.code == .factoryFailed)
+        #expect(error.path.first?.isDeferred == true)
+        #expect(!lazy.isResolved)
+        #expect(try lazy.withValue { $0.id } == 2)
+        // What the body throws comes through unchanged.
+        #expect(throws: FactoryError(reason: "body")) { try lazy.withValue { _ in throw FactoryError(reason: "body") } }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func withValueFromSixteenThreadsBuildsOnce() async throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Payments.self) { _ in
+            built.increment()
+            usleep(10_000)
+            return Payments(id: built.value)
+        }
+        let lazy = try app.resolve(Lazy<Payments>.self)
+        let ids = try #require(
+            await raceOnThreads(16) { _ in try? lazy.withValue { ObjectIdentifier($0) } }, "threads hung"
+        )
+        #expect(ids.compactMap { $0 }.count == 16)
+        #expect(Set(ids).count == 1)
+        #expect(built.value == 1)
+    }
+
+    @Test func aLazyBuiltByHandIsResolvedToItsValue() throws {
+        let payments = Payments(id: 7)
+        let checkout = Checkout(payments: Lazy(value: payments))
+        #expect(checkout.payments.isResolved)
+        #expect(try checkout.payments.value === payments)
+        #expect(try checkout.payments.withValue { $0.id } == 7)
+        let formatter = Lazy(value: Formatter())
+        #expect(try formatter.value === formatter.value)
+    }
 }

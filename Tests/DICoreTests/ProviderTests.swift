@@ -108,4 +108,22 @@ import Testing
         let first = try formatters()
         #expect(try formatters() !== first)
     }
+
+    @Test func aProviderBuiltByHandCallsItsClosureWithTheArguments() throws {
+        let receipts = Counter()
+        let checkout = Checkout(
+            receipts: Provider {
+                receipts.increment()
+                return Receipt()
+            },
+            makeReport: Provider { quarter in Report(quarter: quarter, pages: 2) }
+        )
+        #expect(try checkout.receipts() !== checkout.receipts())
+        #expect(receipts.value == 2)
+        let report = try checkout.makeReport("2026-Q3")
+        #expect(report.quarter == "2026-Q3")
+        #expect(report.pages == 2)
+        let failing = Provider<Receipt> { throw FactoryError(reason: "hand-built") }
+        #expect(throws: FactoryError(reason: "hand-built")) { try failing() }
+    }
 }

@@ -2,9 +2,10 @@ import Benchmark
 import BenchmarkFixtures
 import DICore
 
-// Relationship types (Lazy, Provider) against the direct resolves they stand for, in the same run:
-// `Container.lazy-read` against `Container.resolve-singleton`, `Container.provider-*` against
-// `Container.resolve-transient` / `Container.resolve-singleton`.
+// Relationship types (Lazy, Provider, AsyncProvider) against the direct resolves they stand for, in the same
+// run: `Container.lazy-read*` against `Container.resolve-singleton` and `Container.stored-property-read` (the
+// floor: a hand-written `let`), `Container.provider-*` against `Container.resolve-transient` /
+// `Container.resolve-singleton`, `Container.async-provider-*` against `Container.resolve-async-*`.
 
 /// Registers the relationship rows on `app`, whose services `registerServices(in:)` registered and whose
 /// singletons are built.
@@ -15,6 +16,22 @@ func relationshipBenchmarks(app: Container) {
     Benchmark("Container.lazy-read", configuration: Scenario.micro) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try lazyLogger.value)
+        }
+    }
+
+    // The same read lent to a closure: no retain and release of the service (a throwing getter cannot
+    // lend its value, so `value` returns its own reference to the caller).
+    Benchmark("Container.lazy-read-borrowed", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            try lazyLogger.withValue { blackHole($0) }
+        }
+    }
+
+    // The floor for both: reading a hand-written stored `let` of the same service.
+    let holder = HandwrittenOwner(logger: try! app.resolve(Logger.self), cache: Cache(capacity: 1))
+    Benchmark("Container.stored-property-read", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(holder.logger)
         }
     }
 
@@ -61,6 +78,37 @@ func relationshipBenchmarks(app: Container) {
     Benchmark("Container.resolve-arguments", configuration: Scenario.micro) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(try app.resolve(Database.self, name: "assisted", argument: "label"))
+        }
+    }
+
+    asyncProviderBenchmarks(app: app)
+}
+
+/// `AsyncProvider` calls against the `resolveAsync` they stand for, for an async singleton and transient.
+func asyncProviderBenchmarks(app: Container) {
+    try! app.registerAsync(Logger.self, name: "async", scope: .singleton) { _ in Logger(prefix: "async") }
+    try! app.registerAsync(Cache.self, name: "async") { _ in Cache(capacity: 16) }
+    let singletons = try! app.resolve(AsyncProvider<Logger>.self, name: "async")
+    let transients = try! app.resolve(AsyncProvider<Cache>.self, name: "async")
+
+    Benchmark("Container.resolve-async-singleton", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await app.resolveAsync(Logger.self, name: "async"))
+        }
+    }
+    Benchmark("Container.async-provider-singleton", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await singletons())
+        }
+    }
+    Benchmark("Container.resolve-async-transient", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await app.resolveAsync(Cache.self, name: "async"))
+        }
+    }
+    Benchmark("Container.async-provider-transient", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try await transients())
         }
     }
 }

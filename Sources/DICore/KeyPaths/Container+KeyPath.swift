@@ -114,6 +114,19 @@ extension Container {
         return RegistrationHandle(container: self, registration: registration)
     }
 
+    /// The registration `resolve(key)` builds: the nearest container's registration of the key, else the key's
+    /// default, installed in the root now.
+    ///
+    /// - Throws: `requiredKeyMissing` for a `.required()` key that no container on the path registered, or
+    ///   `containerClosed`.
+    func registration<Service>(for key: ServiceKeyPath<Service>) throws -> Registration {
+        if isClosed { throw closedError(Service.self, name: nil) }
+        let id = KeyPathInterner.shared.id(for: key)
+        let registrationKey = RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id)
+        if let (registration, _) = lookup(registrationKey) { return registration }
+        return try installDefault(of: ServiceKeys()[keyPath: key], id: id)
+    }
+
     /// Installs the default of `key` in the root, or returns the registration another thread installed first.
     private func installDefault<Service>(of key: ServiceKey<Service>, id: Int) throws -> Registration {
         guard let factory = key.factory else { throw requiredKeyMissing(key) }

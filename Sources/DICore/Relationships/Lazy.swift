@@ -18,7 +18,9 @@
 ///
 /// The first read resolves exactly once even when many threads read at the same moment (the others wait,
 /// holding no lock); later reads cost one atomic load. A failed first read keeps nothing, and the next read
-/// tries again.
+/// tries again. `value` returns the service as any getter does, so the caller retains and releases it (a
+/// throwing property cannot lend its value out); on a hot path, ``withValue(_:)`` lends it to a closure and
+/// costs what a stored-property read does.
 ///
 /// A cycle `A → Lazy<B> → B → A` is no construction cycle: `A` is built with a `Lazy` it does not read
 /// during construction. Reading it while `B` or `A` is still being built is a cycle, and throws
@@ -28,11 +30,31 @@
 /// `Lazy<T>` is `Sendable` when `T` is. It holds its container weakly (a service a container keeps must not
 /// keep that container alive through its own relationships): a first read after the container was released
 /// throws `containerClosed`.
+///
+/// A key of the keypath registry is injected lazily with `lazy(_:)`: `try r.lazy(\.clock)`. A test that builds
+/// an owner by hand passes `Lazy(value:)`.
 public struct Lazy<Service> {
     @usableFromInline let storage: LazyStorage<Service>
 
     init(storage: LazyStorage<Service>) {
         self.storage = storage
+    }
+
+    /// A `Lazy` that is already resolved to `value`, for tests that build an owner by hand.
+    ///
+    /// ```swift
+    /// let checkout = Checkout(payments: Lazy(value: FakePayments()))
+    /// #expect(checkout.payments.isResolved)
+    /// ```
+    ///
+    /// It belongs to no container: every read returns `value`, and it never throws.
+    ///
+    /// - Parameters:
+    ///   - value: The service every read returns.
+    ///   - fileID: The file of the call, printed in diagnostics; leave the default.
+    ///   - line: The line of the call, printed in diagnostics; leave the default.
+    public init(value: Service, fileID: String = #fileID, line: Int = #line) {
+        storage = LazyStorage(value: value, location: SourceLocation(fileID: fileID, line: line))
     }
 
     /// The service: resolved on the first read, then the same instance on every read.
@@ -49,6 +71,28 @@ public struct Lazy<Service> {
             if let value = storage.slot.builtValue(as: Service.self) { return value }
             return try storage.resolve()
         }
+    }
+
+    /// Lends the service to `body`: resolved on the first call, then the same instance on every call, without
+    /// the retain and release that returning it from `value` costs.
+    ///
+    /// A throwing property cannot lend its value out, so `value` hands the caller its own reference. Where a
+    /// `Lazy` is read in a hot loop, read it through a closure instead: after the first read this costs an
+    /// atomic load and the closure, what reading a stored property costs.
+    ///
+    /// ```swift
+    /// for order in orders {
+    ///     try payments.withValue { try $0.charge(order) }
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: Uses the service; what it returns is returned. Keep the service beyond `body` by
+    ///   returning it (or read `value`).
+    /// - Returns: What `body` returns.
+    /// - Throws: What `value` throws (nothing is kept; the next read tries again), or what `body` throws.
+    @inlinable
+    public func withValue<Result>(_ body: (Service) throws -> Result) throws -> Result {
+        try storage.slot.withBuiltValue(as: Service.self, orBuild: { try storage.resolve() }, body)
     }
 
     /// Whether the service was resolved (a read has succeeded).
@@ -68,7 +112,15 @@ extension Lazy: RelationshipService {
 
     static func make(from container: Container, name: String?) throws -> Lazy<Service> {
         let target = try container.relationshipTarget(Service.self, name: name)
-        return Lazy(storage: LazyStorage(target: target, name: name, container: container))
+        return Lazy(storage: LazyStorage(target: target, request: .type(name: name), container: container))
+    }
+
+    /// A `Lazy` of the key `key` of the keypath registry, made in `container`.
+    ///
+    /// - Throws: `requiredKeyMissing` when the key is `.required()` and nobody registered it.
+    static func make(key: ServiceKeyPath<Service>, from container: Container) throws -> Lazy<Service> {
+        let target = try container.registration(for: key)
+        return Lazy(storage: LazyStorage(target: target, request: .key(key), container: container))
     }
 
     static func isAvailable(in container: Container, name: String?) -> Bool {
@@ -84,23 +136,46 @@ extension Lazy: RelationshipService {
 /// cycle reported instead of a hang, no lock held while resolving.
 ///
 /// Why this class is `Sendable` whatever `Service` is: the value lives in the slot as an `InstanceBox`
-/// behind `Unmanaged` bits; only `Lazy`, which is `Sendable` for a `Sendable` service alone, hands it out.
+/// behind the slot's `Unsafe.AtomicReference`; only `Lazy`, which is `Sendable` for a `Sendable` service
+/// alone, hands it out.
 @usableFromInline
 final class LazyStorage<Service>: Sendable {
+    /// What the first read resolves: a type under a name, or a key of the keypath registry.
+    enum Request: Sendable {
+        case type(name: String?)
+        case key(ServiceKeyPath<Service>)
+
+        var name: String? {
+            if case .type(let name) = self { return name }
+            return nil
+        }
+    }
+
     @usableFromInline let slot = InstanceSlot(retention: .strong, lockFreeReads: true)
     /// The target's registration when the `Lazy` was made; it names the build in cycle errors.
     private let target: Registration
-    private let name: String?
+    private let request: Request
     private let origin: RelationshipOrigin
     /// The container to resolve from, held weakly: an instance a container holds must not keep that
     /// container alive through its own `Lazy` properties.
     private weak let container: Container?
 
-    init(target: Registration, name: String?, container: Container) {
+    init(target: Registration, request: Request, container: Container) {
         self.target = target
-        self.name = name
-        origin = RelationshipOrigin(Lazy<Service>.self, kind: .deferred, name: name, target: target, in: container)
+        self.request = request
+        origin = RelationshipOrigin(
+            Lazy<Service>.self, kind: .deferred, name: request.name, target: target, in: container
+        )
         self.container = container
+    }
+
+    /// A storage resolved to `value` from the start, in no container.
+    init(value: Service, location: SourceLocation) {
+        target = Container.standIn(for: Service.self, key: RegistrationKey(Service.self, name: nil))
+        request = .type(name: nil)
+        origin = RelationshipOrigin(handBuilt: Lazy<Service>.self, kind: .deferred, location: location)
+        container = nil
+        _ = try? slot.once(describedBy: target, resolution: .currentThread) { InstanceBox(value) }
     }
 
     /// The first read (or one racing it): resolves once, or waits for the read that does.
@@ -108,8 +183,11 @@ final class LazyStorage<Service>: Sendable {
     func resolve() throws -> Service {
         do {
             let (box, _) = try slot.once(describedBy: target, resolution: .currentThread) {
-                guard let container else { throw origin.released(Service.self, name: name) }
-                return InstanceBox(try container.resolve(Service.self, name: name))
+                guard let container else { throw origin.released(Service.self, name: request.name) }
+                switch request {
+                case .type(let name): return InstanceBox(try container.resolve(Service.self, name: name))
+                case .key(let key): return InstanceBox(try container.resolve(key))
+                }
             }
             return unsafeDowncast(box, to: InstanceBox<Service>.self).value
         } catch {

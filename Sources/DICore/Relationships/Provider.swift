@@ -24,11 +24,49 @@
 /// A `Provider` keeps no instance, so it is `Sendable` for any service. It holds its container weakly (a
 /// service a container keeps must not keep that container alive through its own relationships): a call after
 /// the container was released throws `containerClosed`.
+/// A key of the keypath registry is injected as a provider with `provider(_:)`: `try r.provider(\.clock)`. A
+/// service registered with `registerAsync` is injected as an ``AsyncProvider`` instead. A test that builds an
+/// owner by hand passes `Provider { … }`.
 public struct Provider<Service, each Argument>: Sendable {
     @usableFromInline let storage: ProviderStorage
 
     init(storage: ProviderStorage) {
         self.storage = storage
+    }
+
+    /// A provider that calls `body`, for tests that build an owner by hand.
+    ///
+    /// ```swift
+    /// let checkout = Checkout(
+    ///     receipts: Provider { Receipt() },
+    ///     makeReport: Provider { quarter in Report(quarter: quarter) }
+    /// )
+    /// ```
+    ///
+    /// It belongs to no container: each call runs `body` with the call's arguments.
+    ///
+    /// - Parameters:
+    ///   - fileID: The file of the call, printed in diagnostics; leave the default.
+    ///   - line: The line of the call, printed in diagnostics; leave the default.
+    ///   - body: Makes the service from the call's arguments.
+    public init(
+        fileID: String = #fileID,
+        line: Int = #line,
+        _ body: @escaping @Sendable (repeat each Argument) throws -> Service
+    ) {
+        // Kept type-erased: a function value whose parameters are a pack cannot be stored in a generic value
+        // whose layout every context agrees on.
+        let erased: @Sendable (Any) throws -> Any = { packed in
+            let arguments = packed as! (repeat each Argument)
+            return try body(repeat each arguments)
+        }
+        storage = ProviderStorage(
+            handBuilt: erased,
+            origin: RelationshipOrigin(
+                handBuilt: Provider<Service, repeat each Argument>.self, kind: .perCall,
+                location: SourceLocation(fileID: fileID, line: line)
+            )
+        )
     }
 
     /// Resolves the service, passing `arguments` to a factory registered with runtime arguments.
@@ -43,11 +81,17 @@ public struct Provider<Service, each Argument>: Sendable {
     @inlinable
     public func callAsFunction(_ arguments: repeat each Argument) throws -> Service {
         do {
-            guard let container = storage.container else { throw storage.released(Service.self) }
-            guard storage.takesArguments else {
-                return try container.resolve(Service.self, name: storage.name)
+            switch storage.request {
+            case .type:
+                return try storage.container(resolving: Service.self).resolve(Service.self, name: storage.name)
+            case .arguments:
+                return try storage.container(resolving: Service.self)
+                    .resolve(Service.self, name: storage.name, arguments: repeat each arguments)
+            case .key:
+                return try storage.resolveKey(as: Service.self, from: storage.container(resolving: Service.self))
+            case .handBuilt(let body):
+                return try body((repeat each arguments)) as! Service
             }
-            return try container.resolve(Service.self, name: storage.name, arguments: repeat each arguments)
         } catch {
             throw storage.deferring(error)
         }
@@ -75,8 +119,19 @@ extension Provider: RelationshipService {
             Provider<Service, repeat each Argument>.self, kind: takesArguments ? .assisted : .perCall,
             name: name, target: target, in: container
         )
+        if !takesArguments, container.buildsOnlyAsynchronously(target) {
+            throw ResolutionError(
+                code: .asyncResolutionRequired,
+                requestedType: Service.self,
+                name: name,
+                path: ResolutionStack.current.path
+                    + [origin.step, PathElement(target, requested: Service.self, in: container)],
+                detail: "It is registered with registerAsync at \(target.location), so a Provider cannot build it "
+                    + "synchronously; inject AsyncProvider<\(Service.self)> instead and call `try await provider()`."
+            )
+        }
         return Provider(storage: ProviderStorage(
-            container: container, name: name, takesArguments: takesArguments, origin: origin
+            container: container, name: name, request: takesArguments ? .arguments : .type, origin: origin
         ))
     }
 
@@ -86,21 +141,60 @@ extension Provider: RelationshipService {
     }
 }
 
-/// What a `Provider` shares between its copies: where and how it resolves.
+/// What a `Provider` (or an `AsyncProvider`) shares between its copies: where and how it resolves.
 @usableFromInline
 final class ProviderStorage: Sendable {
+    /// What each call resolves.
+    @usableFromInline
+    enum Request: Sendable {
+        /// The type under `name`.
+        case type
+        /// The type under `name`, built with the call's arguments.
+        case arguments
+        /// A key of the keypath registry: a `KeyRequest` of the provider's service type.
+        case key(any AnyObject & Sendable)
+        /// The closure of a provider built by hand, taking the call's arguments as one tuple.
+        case handBuilt(@Sendable (Any) throws -> Any)
+    }
+
     /// Held weakly: an instance a container holds must not keep that container alive through its own
     /// `Provider` properties.
     @usableFromInline weak let container: Container?
     @usableFromInline let name: String?
-    @usableFromInline let takesArguments: Bool
+    @usableFromInline let request: Request
     private let origin: RelationshipOrigin
 
-    init(container: Container, name: String?, takesArguments: Bool, origin: RelationshipOrigin) {
+    init(container: Container, name: String?, request: Request, origin: RelationshipOrigin) {
         self.container = container
         self.name = name
-        self.takesArguments = takesArguments
+        self.request = request
         self.origin = origin
+    }
+
+    /// The storage of a provider built by hand, in no container.
+    init(handBuilt body: @escaping @Sendable (Any) throws -> Any, origin: RelationshipOrigin) {
+        container = nil
+        name = nil
+        request = .handBuilt(body)
+        self.origin = origin
+    }
+
+    /// Resolves the key of a `.key` request, whose service type is `Service`.
+    @usableFromInline
+    func resolveKey<Service>(as _: Service.Type, from container: Container) throws -> Service {
+        guard case .key(let request) = request, let request = request as? KeyRequest<Service> else {
+            preconditionFailure("a provider of a key resolves its key's own service type")
+        }
+        return try container.resolve(request.key)
+    }
+
+    /// The container to resolve `type` from.
+    ///
+    /// - Throws: `containerClosed` when the container was released.
+    @usableFromInline
+    func container(resolving type: Any.Type) throws -> Container {
+        guard let container else { throw released(type) }
+        return container
     }
 
     /// The error of a call made after the container was released.
@@ -110,8 +204,18 @@ final class ProviderStorage: Sendable {
     }
 
     /// A call's error with the `Provider` step in its path.
+    ///
+    /// - Parameter activeSteps: How many steps of the error's path were under way when the call was made;
+    ///   by default those of this thread's synchronous resolution.
     @usableFromInline
-    func deferring(_ error: any Error) -> any Error {
-        origin.deferring(error)
+    func deferring(_ error: any Error, activeSteps: Int? = nil) -> any Error {
+        origin.deferring(error, activeSteps: activeSteps)
     }
+}
+
+/// The key a `Provider` of a keypath-registry key resolves, kept with its service type.
+final class KeyRequest<Service>: Sendable {
+    let key: ServiceKeyPath<Service>
+
+    init(_ key: ServiceKeyPath<Service>) { self.key = key }
 }

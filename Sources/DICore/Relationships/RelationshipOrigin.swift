@@ -9,11 +9,18 @@ struct RelationshipOrigin: Sendable {
     /// The origin of a relationship of `kind` of type `relationship`, to `target`, made in `container` now.
     init(_ relationship: Any.Type, kind: Dependency.Kind, name: String?, target: Registration,
          in container: Container) {
-        owner = ResolutionStack.current.path.last
+        // An async factory's path travels in the task, not on the thread's stack.
+        owner = ResolutionStack.current.path.last ?? AsyncResolution.currentIfActive?.path.last
         step = PathElement(
             relationship: relationship, kind: kind, name: name, in: container.name,
             location: owner?.location ?? target.location
         )
+    }
+
+    /// The origin of a relationship a test built by hand (`Lazy(value:)`), in no container.
+    init(handBuilt relationship: Any.Type, kind: Dependency.Kind, location: SourceLocation) {
+        owner = nil
+        step = PathElement(relationship: relationship, kind: kind, name: nil, in: "no container", location: location)
     }
 
     /// The error of a use after the container the relationship was made in was released. (The path gets
@@ -33,9 +40,12 @@ struct RelationshipOrigin: Sendable {
 
     /// `error`, raised by using the relationship, with the relationship's step in its path: after the owner
     /// when used outside any build, or after the builds under way when used inside one.
-    func deferring(_ error: any Error) -> any Error {
+    ///
+    /// - Parameter activeSteps: How many steps of the error's path are builds that were under way when the
+    ///   relationship was used; by default those of this thread's synchronous resolution.
+    func deferring(_ error: any Error, activeSteps: Int? = nil) -> any Error {
         guard let error = error as? ResolutionError else { return error }
-        let active = ResolutionStack.current.path.count
+        let active = activeSteps ?? ResolutionStack.current.path.count
         let path: [PathElement]
         if active == 0 {
             path = (owner.map { [$0] } ?? []) + [step] + error.path

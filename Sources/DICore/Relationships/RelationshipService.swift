@@ -42,7 +42,7 @@ extension Container {
 
     /// A registration that is never stored in a table: it only names a relationship's target that has no
     /// registration of its own in cycle errors.
-    private static func standIn<Target>(for type: Target.Type, key: RegistrationKey) -> Registration {
+    static func standIn<Target>(for type: Target.Type, key: RegistrationKey) -> Registration {
         Registration(
             key: key,
             kind: .factory,
@@ -52,6 +52,17 @@ extension Container {
             overridable: true,
             location: SourceLocation(fileID: "DICore/Relationships", line: 0)
         )
+    }
+}
+
+extension Container {
+    /// Whether `registration`, or the registration it is an alias of, has an `async` factory, which only
+    /// `resolveAsync` can build.
+    func buildsOnlyAsynchronously(_ registration: Registration) -> Bool {
+        if case .asyncFactory = registration.kind { return true }
+        guard let key = registration.aliasTarget, let (target, _) = lookup(key) else { return false }
+        if case .asyncFactory = target.kind { return true }
+        return false
     }
 }
 
