@@ -1,13 +1,6 @@
 import DICore
 import Synchronization
 
-/// What a lazy wrapper resolves: a type under a name, or a key of the keypath registry.
-@usableFromInline
-enum LazyRequest<Value>: Sendable {
-    case type(name: String?)
-    case key(ServiceKeyPath<Value>)
-}
-
 /// The once-slot behind `@LazyInject` and `@LazyInjected`: resolved on the first read, then published
 /// through an atomic pointer that later reads load without a lock.
 ///

@@ -1,4 +1,6 @@
-/// The slow path of resolution: building instances, lifetimes, aliases, failures.
+/// The slow path of resolution: what the fast path in `Container+Resolution.swift` hands over — lookups through
+/// pending registrations and test containers, lifetimes, aliases, builds on the thread's resolution stack.
+/// The errors it throws are made in `Container+Failures.swift`.
 extension Container {
     /// The registration for `key` in the nearest container, with that container.
     package func lookup(_ key: RegistrationKey) -> (Registration, Container)? {
@@ -181,58 +183,5 @@ extension Container {
         } catch {
             throw stack.with { $0.failure(error) }
         }
-    }
-
-    /// A factory's own error becomes `factoryFailed` at the step that threw; resolution errors pass through.
-    ///
-    /// A cycle stays a cycle even when it passes through code that wraps resolution errors in errors of its
-    /// own (a property wrapper's `InjectionError`): the loop, not the wrapping, is what the caller must fix.
-    static func wrap(_ error: any Error, path: @autoclosure () -> [PathElement]) -> any Error {
-        if error is ResolutionError { return error }
-        if let wrapped = (error as? any ResolutionErrorWrapper)?.resolutionError,
-            wrapped.code == .circularDependency
-        {
-            return wrapped
-        }
-        return ResolutionError.factoryFailed(error, path: path())
-    }
-
-    func closedError(_ type: Any.Type, name: String?) -> ResolutionError {
-        reportResolvedAfterTest(type, name: name)
-        return ResolutionError(
-            code: .containerClosed,
-            requestedType: type,
-            name: name,
-            path: ResolutionStack.current.path(then: PathElement(missing: type, name: name, in: self)),
-            detail: "\(self.name) was closed with close(); resolve from a container that is still open, or "
-                + "create a new child."
-        )
-    }
-
-    func aliasMismatch(_ alias: Registration, target: Registration, value: Any) -> ResolutionError {
-        ResolutionError(
-            code: .typeMismatch,
-            requestedType: alias.serviceType,
-            name: alias.key.name,
-            path: ResolutionStack.current.path(then: PathElement(alias, requested: alias.serviceType, in: self)),
-            detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
-                + "\(alias.serviceType) at \(alias.location), but its instance, a \(type(of: value)), does not "
-                + "conform. Make \(target.serviceType) conform to \(alias.serviceType), or remove "
-                + ".implements(\(alias.serviceType).self)."
-        )
-    }
-
-    /// The `notRegistered` error for `key`, with what is needed to suggest close matches later; or
-    /// `argumentMismatch` when the service is registered, but with runtime arguments.
-    func missing(_ key: RegistrationKey, _ type: Any.Type, checkingArguments: Bool = true) -> ResolutionError {
-        if checkingArguments, let mismatch = argumentMismatchIfRegisteredOtherwise(key, type) { return mismatch }
-        let element = PathElement(missing: type, name: key.name, in: self)
-        return ResolutionError(
-            code: .notRegistered,
-            requestedType: type,
-            name: key.name,
-            path: ResolutionStack.current.path(then: element),
-            context: LookupContext(container: self, key: key, type: type)
-        )
     }
 }

@@ -1,0 +1,81 @@
+import Synchronization
+
+/// A statically known dependency of a registration (from `autoregister`), drawn as a graph edge.
+///
+/// A parameter typed as a relationship (`Lazy<T>`, `Provider<T>`, `Provider<T, Argument>`, `All<T>`) is
+/// recorded as a dependency on `T` of that relationship's ``Kind``, so that diagnostics can draw it apart
+/// from a plain edge and know that a loop through a deferred edge is no construction cycle:
+///
+/// ```swift
+/// try app.autoregister(Checkout.self, initializer: Checkout.init)   // init(payments: Lazy<any PaymentService>)
+/// // dependencies: [Dependency((any PaymentService).self, kind: .deferred)]
+/// ```
+public struct Dependency: Sendable, Hashable, CustomStringConvertible {
+    /// How the owner depends on the type: built with it, or through a relationship.
+    ///
+    /// A struct with static members, so that kinds can be added without breaking `switch`es.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as printed.
+        public let name: String
+
+        /// Resolved when the owner is built (a plain parameter).
+        public static let direct = Kind(name: "direct")
+        /// Resolved on first use, then kept (`Lazy<T>`): the owner is built without it.
+        public static let deferred = Kind(name: "deferred")
+        /// Resolved again on every call (`Provider<T>`), honouring `T`'s lifetime.
+        public static let perCall = Kind(name: "per-call")
+        /// Resolved on every call with runtime arguments (`Provider<T, Argument>`).
+        public static let assisted = Kind(name: "assisted")
+        /// Every registration of the type, when the owner is built (`All<T>`).
+        public static let collection = Kind(name: "collection")
+
+        /// The kind's name, as printed: `deferred`.
+        public var description: String { name }
+
+        /// Whether the owner can be built before the dependency: a loop through such an edge is no
+        /// construction cycle.
+        public var isDeferred: Bool { self == .deferred || self == .perCall || self == .assisted }
+    }
+
+    /// The type that will be resolved (for a relationship, the type it resolves: `T` of `Lazy<T>`).
+    public let type: Any.Type
+    /// The registration name, `nil` for the unnamed registration.
+    public let name: String?
+    /// How the owner depends on `type`; `.direct` unless the parameter is a relationship.
+    public let kind: Kind
+
+    /// Creates a dependency on `type` registered under `name`.
+    ///
+    /// ```swift
+    /// Dependency(Logger.self)
+    /// Dependency(Database.self, name: "primary", kind: .deferred)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type that will be resolved.
+    ///   - name: The registration name, `nil` for the unnamed registration.
+    ///   - kind: How the owner depends on it; `.direct` by default.
+    public init(_ type: Any.Type, name: String? = nil, kind: Kind = .direct) {
+        self.type = type
+        self.name = name
+        self.kind = kind
+    }
+
+    /// `Database "primary"`, or `Database "primary" (deferred)` for a relationship edge.
+    public var description: String {
+        let service = ServiceName.describe(type, name: name)
+        return kind == .direct ? service : "\(service) (\(kind))"
+    }
+
+    /// Two dependencies are equal when they name the same type under the same name, of the same kind.
+    public static func == (lhs: Dependency, rhs: Dependency) -> Bool {
+        ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.name == rhs.name && lhs.kind == rhs.kind
+    }
+
+    /// Hashes the type's identity, the name and the kind.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(type))
+        hasher.combine(name)
+        hasher.combine(kind)
+    }
+}

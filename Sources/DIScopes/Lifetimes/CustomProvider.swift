@@ -1,0 +1,44 @@
+import DICore
+
+struct CustomProvider: InstanceProvider {
+    let lifetime: CustomLifetime
+    let container: Container
+
+    func instance(of registration: Registration, resolution: ResolutionScope, build: () throws -> AnyObject)
+        throws -> AnyObject
+    {
+        let key = InstanceKey(registration, in: container)
+        if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) { return box }
+        let gate = lifetime.gate(for: key)
+        return try gate.instance(of: registration, resolution: resolution) {
+            if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) {
+                lifetime.retire(gate, for: key)
+                return box
+            }
+            let box = try build()
+            lifetime.storage.store(StoredInstance(box: box, key: key, registration: registration), for: key)
+            lifetime.retire(gate, for: key)
+            return box
+        }.box
+    }
+
+    func instance(
+        of registration: Registration,
+        resolution: ResolutionScope,
+        build: () async throws -> AnyObject
+    ) async throws -> AnyObject {
+        let key = InstanceKey(registration, in: container)
+        if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) { return box }
+        let gate = lifetime.gate(for: key)
+        return try await gate.instance(of: registration, resolution: resolution) {
+            if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) {
+                lifetime.retire(gate, for: key)
+                return box
+            }
+            let box = try await build()
+            lifetime.storage.store(StoredInstance(box: box, key: key, registration: registration), for: key)
+            lifetime.retire(gate, for: key)
+            return box
+        }.box
+    }
+}
