@@ -38,14 +38,28 @@ package struct RegistrationKey: Hashable, Sendable {
         self.init(type: ObjectIdentifier(service), name: name)
     }
 
+    /// FNV-1a of the name's UTF-8 bytes, read from contiguous storage where the string has it (every native
+    /// string, small ones included): half the instructions of iterating `utf8`.
+    @inlinable
+    static func nameHash(_ name: String) -> UInt {
+        if let hash = name.utf8.withContiguousStorageIfAvailable({ bytes -> UInt in
+            var fnv: UInt = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { fnv = (fnv ^ UInt(byte)) &* 0x100_0000_01B3 }
+            return fnv
+        }) {
+            return hash
+        }
+        var fnv: UInt = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 { fnv = (fnv ^ UInt(byte)) &* 0x100_0000_01B3 }
+        return fnv
+    }
+
     /// A cheap, well-mixed hash: the metatype pointer times a Fibonacci constant, folded with FNV-1a of the name.
     @inlinable @inline(__always)
     package var tableHash: UInt {
         var hash = UInt(bitPattern: Int(bitPattern: type)) &* 0x9E37_79B9_7F4A_7C15
         if _slowPath(name != nil), let name {
-            var fnv: UInt = 0xCBF2_9CE4_8422_2325
-            for byte in name.utf8 { fnv = (fnv ^ UInt(byte)) &* 0x100_0000_01B3 }
-            hash ^= fnv &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= Self.nameHash(name) &* 0xFF51_AFD7_ED55_8CCD
         }
         if _slowPath(arguments != nil), let arguments {
             hash ^= UInt(bitPattern: Int(bitPattern: arguments)) &* 0xC4CE_B9FE_1A85_EC53
