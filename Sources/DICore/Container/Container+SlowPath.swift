@@ -98,6 +98,9 @@ extension Container {
         }
     }
 
+    /// How many aliases of aliases a resolve follows before it reports the alias as broken.
+    static let maximumAliasHops = 16
+
     /// The registration an alias stands for, found from the container that holds the alias, with the
     /// container that holds it; follows an alias of an alias.
     func aliasTarget(of alias: Registration, key: RegistrationKey, in owner: Container, as type: Any.Type) throws
@@ -105,7 +108,9 @@ extension Container {
     {
         var key = key
         var container = owner
-        for _ in 0..<16 {
+        // Aliases of aliases are followed this many times at most, so that a loop of aliases (re-registered
+        // into one) fails instead of spinning.
+        for _ in 0..<Self.maximumAliasHops {
             guard let (target, targetOwner) = container.lookup(key) else { break }
             guard case .alias(let next) = target.kind else { return (target, targetOwner) }
             key = next
@@ -119,7 +124,8 @@ extension Container {
             searchedContainers: owner.ancestry.map(\.name),
             detail: "It is an alias (made with .implements at \(alias.location)) of "
                 + "\(ServiceName.describe(alias.aliasedType ?? Never.self, name: key.name)), which is no longer "
-                + "registered in \(owner.name) or its ancestors (or aliases lead to aliases more than 16 times). "
+                + "registered in \(owner.name) or its ancestors (or aliases lead to aliases more than "
+                + "\(Self.maximumAliasHops) times). "
                 + "Register the service again, or register \(type) directly."
         )
     }

@@ -93,6 +93,7 @@ package final class LookupContext: Sendable {
                     && Self.looksRelated(String(describing: registration.serviceType), to: typeName)
                 {
                     let shown = registration.displayName
+                    // Another type is a weaker guess than any name: it ranks after every name match.
                     found.append(Match(
                         distance: 100 + Self.distance(String(describing: registration.serviceType), typeName),
                         rank: 3,
@@ -107,6 +108,7 @@ package final class LookupContext: Sendable {
 
         for other in hiddenRegistrations() {
             let registration = other.registration
+            // The very key, only out of sight: as likely as a one-letter typo.
             found.append(Match(
                 distance: 1,
                 rank: 2,

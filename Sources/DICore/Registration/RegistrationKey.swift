@@ -67,6 +67,7 @@ package struct RegistrationKey: Hashable, Sendable {
         if _slowPath(keyPath != 0) {
             hash ^= UInt(bitPattern: keyPath) &* 0x94D0_49BB_1331_11EB
         }
+        // Fold the high bits into the low ones, which pick the bucket.
         return hash ^ (hash >> 29)
     }
 }

@@ -24,6 +24,7 @@ struct PendingRegistrations {
     /// Adds `registration`, replacing a pending one of the same key; returns the replaced one.
     @discardableResult
     mutating func insert(_ registration: Registration) -> Registration? {
+        // Open addressing stays fast while at most half the buckets are used.
         if (ordered.count + 1) * 2 > buckets.count { grow() }
         let bucket = bucket(of: registration.key, hash: registration.key.tableHash)!
         var replaced: Registration?
@@ -63,6 +64,7 @@ struct PendingRegistrations {
     }
 
     private mutating func grow() {
+        // `-1` marks an empty bucket; 16 buckets (8 registrations) before the first doubling.
         buckets = [Int32](repeating: -1, count: max(16, buckets.count * 2))
         let mask = buckets.count - 1
         for position in ordered.indices where ordered[position] != nil {

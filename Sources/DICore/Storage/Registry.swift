@@ -99,6 +99,8 @@ package final class Registry: Sendable {
             // A publish may have folded the pending registrations into a newer table since the load above.
             guard let found = state.pending[key] else { return state.table.registration(for: key) }
             state.lockedHits += 1
+            // Publishing copies the whole table, so it waits until that copy is paid for: the pending map has
+            // grown to a quarter of the table, or lookups took the lock once for every 16 registrations.
             if state.pending.count * 4 >= state.table.count || state.lockedHits * 16 >= state.table.count {
                 publish(&state)
             }

@@ -103,6 +103,7 @@ package enum TableReclamation {
             }
             readers.words.append(word)
             c_di_read_count_watch_exit(readers.key!)
+            // The first even count: 0 is kept for "not registered".
             c_di_read_count_set(2)
             return 2
         }
