@@ -258,7 +258,10 @@ package final class Registry: Sendable {
     private func retire(_ table: RegistrationTable, _ state: inout State) {
         state.retired.append(table)
         state.retiredRegistrations += table.count
-        guard state.retiredRegistrations >= state.reclaimAt else { return }
+        // Tables that held no registrations (a new container's first table) free nothing worth a barrier:
+        // they wait for the next reclamation, or for the container's end. A container made per request so
+        // pays for one barrier, when it closes, not one per publish.
+        guard state.retiredRegistrations > 0, state.retiredRegistrations >= state.reclaimAt else { return }
         // Readers inside a section now may still see the tables retired so far; later ones cannot.
         state.waiting.append((state.retired, TableReclamation.activeReaders()))
         state.retired = []
