@@ -29,8 +29,7 @@ extension DependencyGraph {
         let names = services.map(\.display)
         let widths = names.map(\.columnWidth)
         let scopeWidths = services.map(\.scope.columnWidth)
-        var text = ""
-        text.reserveCapacity(services.count * 120 + edges.count * 100)
+        var text = TextBuffer(capacity: services.count * 120 + edges.count * 100)
         for (index, container) in containers.enumerated() where container.parent == nil {
             render(
                 container: index, prefix: "", branch: nil, names: names, widths: (widths, scopeWidths), into: &text
@@ -43,7 +42,7 @@ extension DependencyGraph {
         text += "\(services.count) registration\(services.count == 1 ? "" : "s") in \(containers.count) "
             + "container\(containers.count == 1 ? "" : "s"); findings: \(errors) error\(errors == 1 ? "" : "s"), "
             + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")."
-        return text
+        return text.text
     }
 
     /// The label of a container: its name, then tags and `(ancestor)` when it is only shown for context.
@@ -63,7 +62,7 @@ extension DependencyGraph {
         branch: Bool?,
         names: [String],
         widths: (names: [Int], scopes: [Int]),
-        into text: inout String
+        into text: inout TextBuffer
     ) {
         let container = containers[index]
         let head = branch.map { $0 ? "└── " : "├── " } ?? ""
@@ -86,7 +85,9 @@ extension DependencyGraph {
             text += node.scope
             text.appendSpaces(scopeWidth - widths.scopes[service])
             text += "  "
-            text += node.location.description
+            text += node.location.fileID
+            text += ":"
+            text.append(node.location.line)
             if node.hasMarkers || marks[service] != nil {
                 for marker in markers(of: service) {
                     text += "  ["
@@ -124,7 +125,7 @@ extension DependencyGraph {
 
     /// Appends `→ Logger (app)`, `→ Logger (app, observed)`, `= alias of RouterImpl (app)`,
     /// `→ Cache (missing)` or `→ Cache (app) [deferred]`.
-    private func append(_ edge: Edge, names: [String], to text: inout String) {
+    private func append(_ edge: Edge, names: [String], to text: inout TextBuffer) {
         if let to = edge.to {
             let place = containers[services[to].container].name
             switch edge.kind {

@@ -17,12 +17,6 @@ extension String {
         return ascii == true ? utf8.count : count
     }
 
-    /// Appends `count` spaces (none when `count` is not positive).
-    mutating func appendSpaces(_ count: Int) {
-        guard count > 0 else { return }
-        // Up to 15 spaces make a small string, which needs no allocation.
-        self += String(repeating: " ", count: count)
-    }
 }
 
 extension String {
