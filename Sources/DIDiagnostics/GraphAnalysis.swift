@@ -127,6 +127,10 @@ struct GraphAnalysis {
             || !observed.implementations.isEmpty
         services.reserveCapacity(total)
         scopeOf.reserveCapacity(total)
+        dependencyStart.reserveCapacity(total + 1)
+        let declared = registrations.reduce(0) { $0 + $1.dependencies.count }
+        dependencyList.reserveCapacity(declared)
+        dependencyLookups.reserveCapacity(declared)
         for (index, registration) in registrations.enumerated() {
             let container = owner[index]
             let shadows = containers[container].parent.flatMap { lookup(number: keyOf[index], from: $0) }
@@ -171,13 +175,16 @@ struct GraphAnalysis {
 
     private mutating func append(_ ref: DependencyRef) {
         dependencyList.append(ref)
+        // Kinds compare by name: most dependencies are direct, which one comparison settles.
+        let kind = ref.kind
+        let isDirect = kind == .direct
         dependencyLookups.append(DependencyLookup(
             key: keyNumbers[ref.key] ?? -1,
             wrapped: ref.wrapped.map { keyNumbers[$0.key] ?? -1 },
-            isAssisted: ref.kind == .assisted,
-            isCollection: ref.kind == .collection,
-            isDeferred: ref.kind.isDeferred,
-            keepsInstance: ref.kind != .perCall && ref.kind != .assisted
+            isAssisted: !isDirect && kind == .assisted,
+            isCollection: !isDirect && kind == .collection,
+            isDeferred: !isDirect && kind.isDeferred,
+            keepsInstance: isDirect || (kind != .perCall && kind != .assisted)
         ))
     }
 
