@@ -23,7 +23,7 @@ extension Container {
     ///   arguments or an `async` factory are skipped.
     /// - Returns: The findings, errors first, in a deterministic order.
     public func validate(instantiating: Bool = false) -> ValidationReport {
-        let graph = analyse(instantiating: instantiating)
+        let graph = analyse(instantiating: instantiating, edges: false)
         return ValidationReport(
             findings: graph.findings, container: name, containerCount: graph.subtreeCount,
             registrationCount: graph.registrationCount
@@ -44,7 +44,7 @@ extension Container {
     public func validateAsync() async -> ValidationReport {
         let instantiation = await Instantiation.including(async: self)
         var analysis = GraphAnalysis(self, observed: instantiation.observed)
-        let graph = analysis.run().adding(instantiation.findings)
+        let graph = analysis.run(edges: false).adding(instantiation.findings)
         return ValidationReport(
             findings: graph.findings, container: name, containerCount: graph.subtreeCount,
             registrationCount: graph.registrationCount
@@ -84,14 +84,16 @@ extension Container {
         Explanation(type, name: name, in: self)
     }
 
-    func analyse(instantiating: Bool) -> DependencyGraph {
+    /// The graph of this container's tree with its findings; without its edges when `edges` is false (a
+    /// validation only needs the findings).
+    func analyse(instantiating: Bool, edges: Bool = true) -> DependencyGraph {
         guard instantiating else {
             var analysis = GraphAnalysis(self)
-            return analysis.run()
+            return analysis.run(edges: edges)
         }
         let instantiation = Instantiation(self)
         var analysis = GraphAnalysis(self, observed: instantiation.observed)
-        let graph = analysis.run()
+        let graph = analysis.run(edges: edges)
         return graph.adding(instantiation.findings)
     }
 }
@@ -117,11 +119,16 @@ extension DependencyGraph {
             registrationCount: registrationCount
         )
         var marks = self.marks
+        // The services by where they were registered, to find the one each finding is about.
+        var byLocation: [SourceLocation: [Int]] = [:]
+        if !new.isEmpty {
+            for (index, service) in services.enumerated() { byLocation[service.location, default: []].append(index) }
+        }
         for finding in new {
-            guard let last = finding.path.last(where: { $0.location != nil }) else { continue }
-            if let index = services.firstIndex(where: {
-                $0.location == last.location && $0.display == last.description
-            }), !(marks[index] ?? []).contains(finding.id) {
+            guard let last = finding.path.last(where: { $0.location != nil }), let location = last.location
+            else { continue }
+            if let index = byLocation[location]?.first(where: { services[$0].display == last.description }),
+               !(marks[index] ?? []).contains(finding.id) {
                 marks[index, default: []].append(finding.id)
             }
         }

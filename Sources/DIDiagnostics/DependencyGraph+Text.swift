@@ -24,22 +24,25 @@ extension DependencyGraph {
     ///
     /// - Returns: The tree, one line per container, registration and edge, ending with a summary line.
     public func text() -> String {
-        var lines: [String] = []
-        // Each type is named once: naming a type costs more than the rest of the rendering.
+        // Each type is named once, and measured once: naming a type costs more than the rest of the
+        // rendering. The lines go straight into one string, which is what a caller gets anyway.
         let names = services.map(\.display)
+        let widths = names.map(\.columnWidth)
+        let scopeWidths = services.map(\.scope.columnWidth)
+        var text = TextBuffer(capacity: services.count * 120 + edges.count * 100)
         for (index, container) in containers.enumerated() where container.parent == nil {
-            render(container: index, prefix: "", branch: nil, names: names, into: &lines)
+            render(
+                container: index, prefix: "", branch: nil, names: names, widths: (widths, scopeWidths), into: &text
+            )
         }
         let counts = Dictionary(grouping: findings, by: \.severity)
         let errors = counts[.error]?.count ?? 0
         let warnings = counts[.warning]?.count ?? 0
         let notes = counts[.note]?.count ?? 0
-        lines.append(
-            "\(services.count) registration\(services.count == 1 ? "" : "s") in \(containers.count) "
-                + "container\(containers.count == 1 ? "" : "s"); findings: \(errors) error\(errors == 1 ? "" : "s"), "
-                + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")."
-        )
-        return lines.joined(separator: "\n")
+        text += "\(services.count) registration\(services.count == 1 ? "" : "s") in \(containers.count) "
+            + "container\(containers.count == 1 ? "" : "s"); findings: \(errors) error\(errors == 1 ? "" : "s"), "
+            + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")."
+        return text.text
     }
 
     /// The label of a container: its name, then tags and `(ancestor)` when it is only shown for context.
@@ -51,37 +54,60 @@ extension DependencyGraph {
         return label
     }
 
+    /// Appends the lines of container `index` (each ending with a newline), its registrations and edges,
+    /// then its children.
     private func render(
         container index: Int,
         prefix: String,
         branch: Bool?,
         names: [String],
-        into lines: inout [String]
+        widths: (names: [Int], scopes: [Int]),
+        into text: inout TextBuffer
     ) {
         let container = containers[index]
         let head = branch.map { $0 ? "└── " : "├── " } ?? ""
-        lines.append(prefix + head + containerLabel(index))
+        text += prefix
+        text += head
+        text += containerLabel(index)
+        text += "\n"
         let inner = prefix + (branch.map { $0 ? "    " : "│   " } ?? "")
-        let width = container.services.map { names[$0].count }.max() ?? 0
-        let scopeWidth = container.services.map { services[$0].scope.count }.max() ?? 0
+        let width = container.services.map { widths.names[$0] }.max() ?? 0
+        let scopeWidth = container.services.map { widths.scopes[$0] }.max() ?? 0
         let entries = container.services.count + container.children.count
         for (position, service) in container.services.enumerated() {
             let last = position == entries - 1
             let node = services[service]
-            var line = inner + (last ? "└── " : "├── ") + names[service].padded(to: width) + "  "
-                + node.scope.padded(to: scopeWidth) + "  \(node.location)"
-            line += markers(of: service).map { "  [\($0)]" }.joined()
-            lines.append(line)
+            text += inner
+            text += last ? "└── " : "├── "
+            text += names[service]
+            text.appendSpaces(width - widths.names[service])
+            text += "  "
+            text += node.scope
+            text.appendSpaces(scopeWidth - widths.scopes[service])
+            text += "  "
+            text += node.location.fileID
+            text += ":"
+            text.append(node.location.line)
+            if node.hasMarkers || marks[service] != nil {
+                for marker in markers(of: service) {
+                    text += "  ["
+                    text += marker
+                    text += "]"
+                }
+            }
+            text += "\n"
             let edges = edges(from: service)
             let edgePrefix = inner + (last ? "    " : "│   ")
-            for (edgePosition, edge) in edges.enumerated() {
-                let twig = edgePosition == edges.count - 1 ? "└── " : "├── "
-                lines.append(edgePrefix + twig + describe(edge, names: names))
+            for (edgePosition, edge) in zip(edges.indices, edges) {
+                text += edgePrefix
+                text += edgePosition == edges.endIndex - 1 ? "└── " : "├── "
+                append(edge, names: names, to: &text)
+                text += "\n"
             }
         }
         for (position, child) in container.children.enumerated() {
             let last = container.services.count + position == entries - 1
-            render(container: child, prefix: inner, branch: last, names: names, into: &lines)
+            render(container: child, prefix: inner, branch: last, names: names, widths: widths, into: &text)
         }
     }
 
@@ -97,21 +123,31 @@ extension DependencyGraph {
         return result
     }
 
-    /// `→ Logger (app)`, `→ Logger (app, observed)`, `= alias of RouterImpl (app)`, `→ Cache (missing)`,
-    /// `→ Cache (app) [deferred]`.
-    func describe(_ edge: Edge, names: [String]) -> String {
-        let base = describeTarget(edge, names: names)
-        return edge.relationship == .direct ? base : "\(base) [\(edge.relationship)]"
-    }
-
-    private func describeTarget(_ edge: Edge, names: [String]) -> String {
-        guard let to = edge.to else { return "→ \(edge.dependency) (missing)" }
-        let place = containers[services[to].container].name
-        let dependency = edge.label.same(as: services[to].label) ? names[to] : edge.dependency
-        switch edge.kind {
-        case .alias: return "= alias of \(names[to]) (\(place))"
-        case .declared: return "→ \(dependency) (\(place))"
-        case .observed: return "→ \(dependency) (\(place), observed)"
+    /// Appends `→ Logger (app)`, `→ Logger (app, observed)`, `= alias of RouterImpl (app)`,
+    /// `→ Cache (missing)` or `→ Cache (app) [deferred]`.
+    private func append(_ edge: Edge, names: [String], to text: inout TextBuffer) {
+        if let to = edge.to {
+            let place = containers[services[to].container].name
+            switch edge.kind {
+            case .alias:
+                text += "= alias of "
+                text += names[to]
+            case .declared, .observed:
+                text += "→ "
+                text += edge.label.same(as: services[to].label) ? names[to] : edge.dependency
+            }
+            text += " ("
+            text += place
+            text += edge.kind == .observed ? ", observed)" : ")"
+        } else {
+            text += "→ "
+            text += edge.dependency
+            text += " (missing)"
+        }
+        if edge.relationship != .direct {
+            text += " ["
+            text += edge.relationship.description
+            text += "]"
         }
     }
 }

@@ -48,6 +48,8 @@ public struct DependencyGraph: Sendable {
         var display: String { label.text }
         var typeName: String { ServiceName.readable(label.type) }
         var name: String? { label.name }
+        /// Whether the text rendering prints anything after its `file:line` besides finding IDs.
+        var hasMarkers: Bool { implementation != nil || !arguments.isEmpty || isAsync || shadows != nil }
     }
 
     enum EdgeKind: String, Sendable {
@@ -86,11 +88,14 @@ public struct DependencyGraph: Sendable {
     public var containerCount: Int { containers.count }
 
     /// The edges leaving service `index`, in the order they were found.
-    func edges(from index: Int) -> [Edge] {
-        edgesByService[index] ?? []
+    func edges(from index: Int) -> ArraySlice<Edge> {
+        edgesByService[edgeStart[index]..<edgeStart[index + 1]]
     }
 
-    private let edgesByService: [Int: [Edge]]
+    /// `edges` ordered by the service they leave (the analysis makes them in that order already), and
+    /// where each service's begin: service `i`'s are `edgesByService[edgeStart[i]..<edgeStart[i + 1]]`.
+    private let edgesByService: [Edge]
+    private let edgeStart: [Int]
 
     init(
         container: String,
@@ -106,8 +111,13 @@ public struct DependencyGraph: Sendable {
         self.edges = edges
         self.findings = findings
         self.marks = marks
-        var byService: [Int: [Edge]] = [:]
-        for edge in edges { byService[edge.from, default: []].append(edge) }
-        edgesByService = byService
+        let ordered = zip(edges, edges.dropFirst()).allSatisfy { $0.from <= $1.from }
+        edgesByService = ordered ? edges : edges.enumerated().sorted {
+            ($0.element.from, $0.offset) < ($1.element.from, $1.offset)
+        }.map(\.element)
+        var start = [Int](repeating: 0, count: services.count + 1)
+        for edge in edgesByService { start[edge.from + 1] += 1 }
+        for index in services.indices { start[index + 1] += start[index] }
+        edgeStart = start
     }
 }

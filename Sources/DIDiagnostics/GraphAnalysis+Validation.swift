@@ -8,15 +8,18 @@ extension GraphAnalysis {
     }
 
     /// Runs every check and returns the graph with its findings.
-    mutating func run() -> DependencyGraph {
+    ///
+    /// - Parameter edges: Whether the graph gets its edges (the renderings need them, a validation does not).
+    mutating func run(edges includingEdges: Bool = true) -> DependencyGraph {
         var edges: [DependencyGraph.Edge] = []
-        for (index, service) in services.enumerated() {
+        for (index, service) in services.enumerated() where includingEdges {
             if let target = service.aliasOf {
                 edges.append(.init(from: index, to: target, label: services[target].label, kind: .alias))
             }
-            for ref in dependencies[index] {
+            for position in dependencies(of: index) {
+                let ref = dependencyList[position]
                 let to: Int?
-                switch resolve(ref, from: service.container) {
+                switch resolve(dependency: position, from: service.container) {
                 case .service(let found): to = found
                 case .absent: continue
                 // An empty collection is valid: `All<T>` of nothing resolves to no instances.
@@ -91,65 +94,63 @@ extension GraphAnalysis {
     /// A relationship to a missing type is DI-MISSING (it fails when injected), except `All<T>`: an empty
     /// collection is valid.
     private mutating func walk() {
-        var nodeIndex: [Node: Int] = [:]
-        var nodes: [Node] = []
-        var predecessor: [Int?] = []
-        var successors: [[Int]] = []
-        /// Per node, parallel to `successors`: whether the edge is deferred (`Lazy`, `Provider`).
-        var deferred: [[Bool]] = []
+        var nodes = NodeTable(serviceCount: services.count)
+        var graph = Adjacency()
         var reported = Set<String>()
-        var queue: [Int] = []
-        var head = 0
-
-        func intern(_ node: Node, from: Int?) -> Int {
-            if let existing = nodeIndex[node] { return existing }
-            let id = nodes.count
-            nodeIndex[node] = id
-            nodes.append(node)
-            predecessor.append(from)
-            successors.append([])
-            deferred.append([])
-            queue.append(id)
-            return id
+        // Whether a holder of each scope keeps a dependency of each scope captive, worked out once.
+        let captive = scopes.map { holder in
+            scopes.map { Self.isCaptive(holder: holder.name, dependency: $0.name) }
         }
+        // The container whose top-level requests last saw each key: a key is requested once per container.
+        var seen = [Int](repeating: -1, count: keyNumbers.count)
+        // The services a node's dependencies resolve to, with the dependency's position (`-1` for an alias).
+        var targets: [(service: Int, dependency: Int)] = []
 
         func path(to id: Int) -> [PathElement] {
             var chain: [Int] = []
-            var current: Int? = id
-            while let node = current, chain.count <= nodes.count {
-                chain.append(node)
-                current = predecessor[node]
+            var current = id
+            while current >= 0, chain.count <= nodes.count {
+                chain.append(current)
+                current = nodes.predecessor[current]
             }
-            return chain.reversed().map { element(nodes[$0].service, in: nodes[$0].context) }
+            return chain.reversed().map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
         }
 
-        // Every service visible from every container of the subtree is a possible top-level request.
+        // Every service visible from every container of the subtree is a possible top-level request. Nodes
+        // are numbered in the order they are found and followed in that order (a breadth-first walk), so
+        // node `id`'s successors are the edges added while following it.
         for container in askedIndex..<live.count {
-            var seen = Set<RegistrationKey>()
             var current: Int? = container
             while let owner = current {
-                for service in containers[owner].services where seen.insert(registrations[service].key).inserted {
+                for service in containers[owner].services {
+                    let key = keyOf[service]
+                    guard seen[key] != container else { continue }
+                    seen[key] = container
                     guard let context = context(of: service, requestedFrom: container) else { continue }
-                    _ = intern(Node(service: service, context: context), from: nil)
+                    _ = nodes.intern(Node(service: service, context: context), from: -1)
                 }
                 current = containers[owner].parent
             }
-            while head < queue.count {
-                let id = queue[head]
-                head += 1
-                let node = nodes[id]
-                let holder = services[node.service]
-                var targets: [(service: Int, label: ServiceLabel, kind: Dependency.Kind)] = []
-                if let alias = holder.aliasOf { targets.append((alias, services[alias].label, .direct)) }
-                for ref in dependencies[node.service] {
-                    switch resolve(ref, from: node.context) {
+            while graph.start.count < nodes.count {
+                let id = graph.start.count
+                graph.start.append(graph.targets.count)
+                let node = nodes.nodes[id]
+                // Read in full only to word a finding: copying a node's strings on every hop costs more than
+                // the walk itself.
+                var holder: DependencyGraph.ServiceNode { services[node.service] }
+                let holderAlias = services[node.service].aliasOf
+                targets.removeAll(keepingCapacity: true)
+                if let alias = holderAlias { targets.append((alias, -1)) }
+                for position in dependencies(of: node.service) {
+                    switch resolve(dependency: position, from: node.context) {
                     case .service(let found):
-                        targets.append((found, ref.label, ref.kind))
+                        targets.append((found, position))
                     case .absent:
                         continue
-                    case .missing where ref.kind == .collection:
+                    case .missing where dependencyLookups[position].isCollection:
                         continue
                     case .missing:
+                        let ref = dependencyList[position]
                         guard reported.insert("missing|\(node.service)|\(ref.display)").inserted else { continue }
                         let context = LookupContext(container: live[node.context], key: ref.key, type: ref.type)
                         let searched = live[node.context].ancestry.map(\.name).joined(separator: " → ")
@@ -165,9 +166,11 @@ extension GraphAnalysis {
                         ), about: node.service)
                     }
                 }
-                for (target, label, kind) in targets {
-                    let dependency = services[target]
-                    var display: String { label.text }
+                for (target, position) in targets {
+                    var dependency: DependencyGraph.ServiceNode { services[target] }
+                    var display: String {
+                        position < 0 ? services[target].label.text : dependencyList[position].label.text
+                    }
                     guard let targetContext = context(of: target, requestedFrom: node.context) else {
                         guard reported.insert("matching|\(node.service)|\(target)|\(node.context)").inserted
                         else { continue }
@@ -183,12 +186,13 @@ extension GraphAnalysis {
                         ), about: node.service)
                         continue
                     }
-                    let next = intern(Node(service: target, context: targetContext), from: id)
-                    successors[id].append(next)
-                    deferred[id].append(kind.isDeferred)
+                    let next = nodes.intern(Node(service: target, context: targetContext), from: id)
+                    let lookup = position < 0 ? nil : dependencyLookups[position]
+                    graph.targets.append(next)
+                    graph.deferred.append(lookup?.isDeferred ?? false)
                     // A Provider resolves again on every call: it keeps nothing captive.
-                    if holder.aliasOf != target, kind != .perCall, kind != .assisted,
-                       Self.isCaptive(holder: holder.scope, dependency: dependency.scope),
+                    if holderAlias != target, lookup?.keepsInstance ?? true,
+                       captive[scopeOf[node.service]][scopeOf[target]],
                        reported.insert("captive|\(node.service)|\(target)").inserted
                     {
                         add(Finding(
@@ -205,25 +209,88 @@ extension GraphAnalysis {
                 }
             }
         }
+        graph.start.append(graph.targets.count)
         // A loop through a deferred edge is no construction cycle: only direct edges make DI-CYCLE errors.
-        let direct = successors.indices.map { node in
-            successors[node].indices.filter { !deferred[node][$0] }.map { successors[node][$0] }
+        findCycles(nodes: nodes.nodes, successors: graph.direct, reported: &reported)
+        findDeferredCycles(nodes: nodes.nodes, successors: graph, reported: &reported)
+    }
+
+    /// The nodes of the walk, numbered in the order they were found.
+    struct NodeTable {
+        private(set) var nodes: [Node] = []
+        /// Per node: the node it was first reached from, `-1` for a top-level request.
+        private(set) var predecessor: [Int] = []
+        /// Per service: its node in its own container (where a kept instance always resolves), `-1` if none.
+        private var ownNode: [Int]
+        /// Nodes of a service resolved from another container (transient, scoped, matching).
+        private var otherNodes: [Node: Int] = [:]
+
+        init(serviceCount: Int) {
+            ownNode = [Int](repeating: -1, count: serviceCount)
         }
-        findCycles(nodes: nodes, successors: direct, reported: &reported)
-        findDeferredCycles(nodes: nodes, successors: successors, deferred: deferred, reported: &reported)
+
+        var count: Int { nodes.count }
+
+        /// The number of `node`, numbering it (reached from `from`) when it is new.
+        mutating func intern(_ node: Node, from: Int) -> Int {
+            if let existing = find(node) { return existing }
+            let id = nodes.count
+            nodes.append(node)
+            predecessor.append(from)
+            remember(node, as: id)
+            return id
+        }
+
+        private func find(_ node: Node) -> Int? {
+            let own = ownNode[node.service]
+            if own >= 0, nodes[own].context == node.context { return own }
+            return otherNodes[node]
+        }
+
+        private mutating func remember(_ node: Node, as id: Int) {
+            if ownNode[node.service] == -1 { ownNode[node.service] = id } else { otherNodes[node] = id }
+        }
+    }
+
+    /// The edges between the nodes of the walk, all in one array: node `i`'s successors are
+    /// `targets[start[i]..<start[i + 1]]`.
+    struct Adjacency {
+        var start: [Int] = []
+        var targets: [Int] = []
+        /// Parallel to `targets`: whether the edge is deferred (`Lazy`, `Provider`).
+        var deferred: [Bool] = []
+
+        var count: Int { start.count - 1 }
+
+        func successors(of node: Int) -> Range<Int> { start[node]..<start[node + 1] }
+
+        /// The same graph without its deferred edges.
+        var direct: Adjacency {
+            var result = Adjacency()
+            result.start.reserveCapacity(start.count)
+            result.targets.reserveCapacity(targets.count)
+            for node in 0..<count {
+                result.start.append(result.targets.count)
+                for edge in successors(of: node) where !deferred[edge] { result.targets.append(targets[edge]) }
+            }
+            result.start.append(result.targets.count)
+            result.deferred = [Bool](repeating: false, count: result.targets.count)
+            return result
+        }
     }
 
     /// DI-DEFERRED-CYCLE: a note per strongly connected component that loops through a deferred edge.
     private mutating func findDeferredCycles(
-        nodes: [Node], successors: [[Int]], deferred: [[Bool]], reported: inout Set<String>
+        nodes: [Node], successors: Adjacency, reported: inout Set<String>
     ) {
         for component in Self.components(successors) {
             let members = Set(component)
             // The first deferred edge inside the component, in the order the nodes were found.
             var broken: (from: Int, to: Int)?
             search: for node in component.sorted() {
-                for (position, target) in successors[node].enumerated()
-                where deferred[node][position] && members.contains(target) {
+                for edge in successors.successors(of: node)
+                where successors.deferred[edge] && members.contains(successors.targets[edge]) {
+                    let target = successors.targets[edge]
                     broken = (node, target)
                     break search
                 }
@@ -235,7 +302,9 @@ extension GraphAnalysis {
             while !frontier.isEmpty, previous[from] == nil {
                 var following: [Int] = []
                 for node in frontier {
-                    for target in successors[node] where members.contains(target) && previous[target] == nil {
+                    for edge in successors.successors(of: node) {
+                        let target = successors.targets[edge]
+                        guard members.contains(target), previous[target] == nil else { continue }
                         previous[target] = node
                         following.append(target)
                     }
@@ -271,7 +340,7 @@ extension GraphAnalysis {
 
     /// The relationship kind of the declared edge from `node`'s service to `target`, `.deferred` if unknown.
     private func kind(from node: Node, to target: DependencyGraph.ServiceNode) -> Dependency.Kind {
-        dependencies[node.service].first { ref in
+        dependencies(of: node.service).lazy.map { dependencyList[$0] }.first { ref in
             ref.kind.isDeferred && ObjectIdentifier(ref.type) == ObjectIdentifier(target.label.type)
         }?.kind ?? .deferred
     }
@@ -286,7 +355,7 @@ extension GraphAnalysis {
     }
 
     /// DI-CYCLE: one error per distinct loop of direct edges (`successors` holds no deferred edge).
-    private mutating func findCycles(nodes: [Node], successors: [[Int]], reported: inout Set<String>) {
+    private mutating func findCycles(nodes: [Node], successors: Adjacency, reported: inout Set<String>) {
         for component in Self.components(successors) {
             let members = Set(component)
             let first = component.min()!
@@ -297,7 +366,9 @@ extension GraphAnalysis {
             search: while !frontier.isEmpty {
                 var following: [Int] = []
                 for node in frontier {
-                    for target in successors[node] where members.contains(target) {
+                    for edge in successors.successors(of: node) {
+                        let target = successors.targets[edge]
+                        guard members.contains(target) else { continue }
                         if target == first { closing = node; break search }
                         if previous[target] == nil { previous[target] = node; following.append(target) }
                     }
@@ -331,7 +402,7 @@ extension GraphAnalysis {
 
     /// The strongly connected components that hold a loop (two nodes or more, or a node with an edge to
     /// itself), by Tarjan's algorithm run iteratively, ordered by their first-found node.
-    static func components(_ successors: [[Int]]) -> [[Int]] {
+    static func components(_ successors: Adjacency) -> [[Int]] {
         let count = successors.count
         var index = [Int](repeating: -1, count: count)
         var low = [Int](repeating: 0, count: count)
@@ -340,18 +411,19 @@ extension GraphAnalysis {
         var next = 0
         var components: [[Int]] = []
 
+        var work: [(node: Int, edge: Int)] = []
         for start in 0..<count where index[start] == -1 {
-            var work: [(node: Int, edge: Int)] = [(start, 0)]
+            work.append((start, successors.start[start]))
             index[start] = next; low[start] = next; next += 1
             stack.append(start); onStack[start] = true
             while let (node, edge) = work.last {
-                if edge < successors[node].count {
+                if edge < successors.start[node + 1] {
                     work[work.count - 1].edge += 1
-                    let target = successors[node][edge]
+                    let target = successors.targets[edge]
                     if index[target] == -1 {
                         index[target] = next; low[target] = next; next += 1
                         stack.append(target); onStack[target] = true
-                        work.append((target, 0))
+                        work.append((target, successors.start[target]))
                     } else if onStack[target] {
                         low[node] = min(low[node], index[target])
                     }
@@ -359,14 +431,22 @@ extension GraphAnalysis {
                     work.removeLast()
                     if let parent = work.last?.node { low[parent] = min(low[parent], low[node]) }
                     if low[node] == index[node] {
+                        // Most nodes are a component of their own, without a loop: no array for them.
+                        if stack.last == node {
+                            stack.removeLast()
+                            onStack[node] = false
+                            if successors.successors(of: node).contains(where: { successors.targets[$0] == node }) {
+                                components.append([node])
+                            }
+                            continue
+                        }
                         var component: [Int] = []
                         while let top = stack.popLast() {
                             onStack[top] = false
                             component.append(top)
                             if top == node { break }
                         }
-                        let selfLoop = component.count == 1 && successors[node].contains(node)
-                        if component.count > 1 || selfLoop { components.append(component) }
+                        components.append(component)
                     }
                 }
             }

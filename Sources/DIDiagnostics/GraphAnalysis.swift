@@ -5,6 +5,10 @@ import DICore
 /// Nodes of the validation are (registration, container its dependencies come from) pairs, because the
 /// same transient resolves differently from different children; kept instances (`singleton`, `cached`,
 /// `weak`) always resolve where they are registered, so they appear once.
+///
+/// Validation runs at start-up over graphs of thousands of registrations, so the model is kept in flat
+/// arrays indexed by number: each key is hashed once, when the graph is indexed, and every lookup after
+/// that follows integers.
 struct GraphAnalysis {
     let asked: Container
     /// Ancestors (root first), then the asked container and its descendants, depth first.
@@ -14,12 +18,54 @@ struct GraphAnalysis {
     var containers: [DependencyGraph.ContainerNode] = []
     var services: [DependencyGraph.ServiceNode] = []
     var registrations: [Registration] = []
-    /// Per container: key → service index, for its own registrations.
-    var keys: [[RegistrationKey: Int]] = []
-    var serviceByRegistration: [ObjectIdentifier: Int] = [:]
-    var dependencies: [[DependencyRef]] = []
+    /// Per service: the container that registers it (`services[i].container`, kept apart for fast walks).
+    var owner: [Int] = []
+    /// Every key registered in the tree, numbered.
+    var keyNumbers: [RegistrationKey: Int] = [:]
+    /// Per service: the number of its key.
+    var keyOf: [Int] = []
+    /// Per key number: the first service registered under that key; `nextProvider` chains the others (the
+    /// same key registered in other containers).
+    var firstProvider: [Int] = []
+    /// Per service: the next service registered under the same key, `-1` at the end of the chain.
+    var nextProvider: [Int] = []
+    /// Per service: the number of its scope in `scopes`.
+    var scopeOf: [Int] = []
+    /// The distinct scopes of the tree, with what the checks need to know about each.
+    var scopes: [ScopeTraits] = []
+    /// Every service's dependencies, one after the other: service `i`'s are
+    /// `dependencyList[dependencyStart[i]..<dependencyStart[i + 1]]`.
+    var dependencyList: [DependencyRef] = []
+    /// Parallel to `dependencyList`: what the walk needs of each dependency, without names or strings.
+    var dependencyLookups: [DependencyLookup] = []
+    var dependencyStart: [Int] = [0]
     var findings: [Finding] = []
     var marks: [Int: [Finding.ID]] = [:]
+
+    /// A dependency as the walk follows it: key numbers and what its relationship means for the checks.
+    struct DependencyLookup {
+        /// The number of the dependency's key, `-1` when nothing in the tree is registered under it.
+        let key: Int
+        /// For `Optional<T>`: the number of `T`'s key (`-1` when unregistered); `nil` for other types.
+        let wrapped: Int?
+        /// `Provider<T, Argument>`: looked up among registrations that take arguments.
+        let isAssisted: Bool
+        /// `All<T>`: nothing registered is an empty collection, not a missing dependency.
+        let isCollection: Bool
+        /// `Lazy`, `Provider`: a loop through it is no construction cycle.
+        let isDeferred: Bool
+        /// Whether the owner keeps the instance (every kind but `Provider`s, which resolve on each call).
+        let keepsInstance: Bool
+    }
+
+    /// What the checks need to know about a scope, worked out once per scope instead of once per edge.
+    struct ScopeTraits {
+        let name: String
+        /// `transient`, `graph`, `scoped`: built in (and resolving from) the container that asks.
+        let buildsWhereAsked: Bool
+        /// The tag of a `.matching(tag)` scope.
+        let tag: String?
+    }
 
     init(_ container: Container, observed: ObservedEdges = ObservedEdges()) {
         asked = container
@@ -35,10 +81,21 @@ struct GraphAnalysis {
         index(observed: observed)
     }
 
+    /// The dependencies of `service`, as positions in `dependencyList`.
+    func dependencies(of service: Int) -> Range<Int> {
+        dependencyStart[service]..<dependencyStart[service + 1]
+    }
+
     /// Indexes containers and registrations and their dependencies.
     private mutating func index(observed: ObservedEdges) {
         var containerIndex: [ObjectIdentifier: Int] = [:]
-        var ownerOf: [Int] = []
+        let all = live.map(\.registry.all)
+        let total = all.reduce(0) { $0 + $1.count }
+        registrations.reserveCapacity(total)
+        owner.reserveCapacity(total)
+        keyOf.reserveCapacity(total)
+        nextProvider.reserveCapacity(total)
+        keyNumbers.reserveCapacity(total)
         for (i, container) in live.enumerated() {
             containerIndex[ObjectIdentifier(container)] = i
             let parent = container.parent.flatMap { containerIndex[ObjectIdentifier($0)] }
@@ -46,66 +103,127 @@ struct GraphAnalysis {
                 name: container.name, tags: container.tags.sorted(), parent: parent, isAncestor: i < askedIndex
             ))
             if let parent { containers[parent].children.append(i) }
-            var own: [RegistrationKey: Int] = [:]
-            for registration in container.registry.all {
+            containers[i].services = Array(registrations.count..<registrations.count + all[i].count)
+            for registration in all[i] {
                 let index = registrations.count
                 registrations.append(registration)
-                serviceByRegistration[ObjectIdentifier(registration)] = index
-                own[registration.key] = index
-                containers[i].services.append(index)
-                ownerOf.append(i)
+                owner.append(i)
+                nextProvider.append(-1)
+                let number = keyNumbers.count
+                if let existing = keyNumbers.updateValue(number, forKey: registration.key) {
+                    // Chain it after the others registered under the same key.
+                    keyNumbers[registration.key] = existing
+                    keyOf.append(existing)
+                    var last = firstProvider[existing]
+                    while nextProvider[last] >= 0 { last = nextProvider[last] }
+                    nextProvider[last] = index
+                } else {
+                    keyOf.append(number)
+                    firstProvider.append(index)
+                }
             }
-            keys.append(own)
         }
+        let hasObserved = !observed.dependencies.isEmpty || !observed.built.isEmpty
+            || !observed.implementations.isEmpty
+        services.reserveCapacity(total)
+        scopeOf.reserveCapacity(total)
+        dependencyStart.reserveCapacity(total + 1)
+        let declared = registrations.reduce(0) { $0 + $1.dependencies.count }
+        dependencyList.reserveCapacity(declared)
+        dependencyLookups.reserveCapacity(declared)
         for (index, registration) in registrations.enumerated() {
-            let container = ownerOf[index]
-            var shadows: Int?
-            var ancestor = containers[container].parent
-            while let current = ancestor, shadows == nil {
-                shadows = keys[current][registration.key]
-                ancestor = containers[current].parent
-            }
+            let container = owner[index]
+            let shadows = containers[container].parent.flatMap { lookup(number: keyOf[index], from: $0) }
             var aliasOf: Int?
             var isAlias = false
             if let target = registration.aliasTarget {
                 isAlias = true
                 // The registration the alias's key names, seen from the alias's container.
-                var current: Int? = container
-                while let index = current, aliasOf == nil {
-                    aliasOf = keys[index][target]
-                    current = containers[index].parent
-                }
+                aliasOf = lookup(target, from: container)
             }
             let id = ObjectIdentifier(registration)
-            var refs = registration.dependencies.map(DependencyRef.init)
-            for ref in observed.dependencies[id] ?? [] where !refs.contains(where: { $0.key == ref.key }) {
-                refs.append(ref)
+            for dependency in registration.dependencies { append(DependencyRef(dependency)) }
+            if hasObserved {
+                let declared = dependencyStart[index]
+                for ref in observed.dependencies[id] ?? []
+                where !dependencyList[declared...].contains(where: { $0.key == ref.key }) {
+                    append(ref)
+                }
             }
-            dependencies.append(refs)
+            dependencyStart.append(dependencyList.count)
+            let scope = registration.scope.name
+            scopeOf.append(number(ofScope: scope))
             services.append(.init(
                 container: container,
                 label: ServiceLabel(
                     type: registration.serviceType, name: registration.name, keyPathName: registration.keyPathName
                 ),
-                scope: registration.scope.name,
+                scope: scope,
                 location: registration.location,
                 aliasOf: aliasOf,
                 arguments: registration.argumentTypes.map { String(describing: $0) },
                 isAsync: registration.isAsync,
-                edgesKnown: isAlias || registration.declaresDependencies || observed.built.contains(id),
+                edgesKnown: isAlias || registration.declaresDependencies
+                    || (hasObserved && observed.built.contains(id)),
                 shadows: shadows,
-                implementation: observed.implementations[id].flatMap {
+                implementation: hasObserved ? observed.implementations[id].flatMap {
                     ObjectIdentifier($0) == ObjectIdentifier(registration.serviceType) ? nil : $0
-                }
+                } : nil
             ))
         }
     }
 
-    /// The nearest service for `key` seen from container `from`, with its container.
+    private mutating func append(_ ref: DependencyRef) {
+        dependencyList.append(ref)
+        // Kinds compare by name: most dependencies are direct, which one comparison settles.
+        let kind = ref.kind
+        let isDirect = kind == .direct
+        dependencyLookups.append(DependencyLookup(
+            key: keyNumbers[ref.key] ?? -1,
+            wrapped: ref.wrapped.map { keyNumbers[$0.key] ?? -1 },
+            isAssisted: !isDirect && kind == .assisted,
+            isCollection: !isDirect && kind == .collection,
+            isDeferred: !isDirect && kind.isDeferred,
+            keepsInstance: isDirect || (kind != .perCall && kind != .assisted)
+        ))
+    }
+
+    /// The number of the scope named `name` in `scopes`, adding it when it is new.
+    private mutating func number(ofScope name: String) -> Int {
+        // A tree uses a handful of scopes: a scan beats hashing the name.
+        if let known = scopes.firstIndex(where: { $0.name == name }) { return known }
+        scopes.append(ScopeTraits(
+            name: name, buildsWhereAsked: ["transient", "graph", "scoped"].contains(name), tag: Self.matchingTag(name)
+        ))
+        return scopes.count - 1
+    }
+
+    /// The nearest service for `key` seen from container `from`.
     func lookup(_ key: RegistrationKey, from: Int) -> Int? {
+        keyNumbers[key].flatMap { lookup(number: $0, from: from) }
+    }
+
+    /// The nearest service registered under key number `number`, seen from container `from`.
+    func lookup(number: Int, from: Int) -> Int? {
+        guard number >= 0 else { return nil }
+        let first = firstProvider[number]
+        // Most keys are registered once: then the question is only whether its container is on the path.
+        if nextProvider[first] < 0 {
+            var current: Int? = from
+            let container = owner[first]
+            while let index = current {
+                if index == container { return first }
+                current = containers[index].parent
+            }
+            return nil
+        }
         var current: Int? = from
         while let container = current {
-            if let found = keys[container][key] { return found }
+            var provider = first
+            while provider >= 0 {
+                if owner[provider] == container { return provider }
+                provider = nextProvider[provider]
+            }
             current = containers[container].parent
         }
         return nil
@@ -128,12 +246,16 @@ struct GraphAnalysis {
         return nil
     }
 
-    /// Where `ref` resolves from container `from`: a service, `.absent` for a missing optional, or `.missing`.
-    func resolve(_ ref: DependencyRef, from: Int) -> Resolution {
-        if ref.kind == .assisted { return lookupAssisted(ref.key, from: from).map(Resolution.service) ?? .missing }
-        if let found = lookup(ref.key, from: from) { return .service(found) }
-        if let wrapped = ref.wrapped {
-            if let found = lookup(wrapped.key, from: from) { return .service(found) }
+    /// Where dependency `position` (in `dependencyList`) resolves from container `from`: a service, `.absent`
+    /// for a missing optional, or `.missing`.
+    func resolve(dependency position: Int, from: Int) -> Resolution {
+        let dependency = dependencyLookups[position]
+        if dependency.isAssisted {
+            return lookupAssisted(dependencyList[position].key, from: from).map(Resolution.service) ?? .missing
+        }
+        if let found = lookup(number: dependency.key, from: from) { return .service(found) }
+        if let wrapped = dependency.wrapped {
+            if let found = lookup(number: wrapped, from: from) { return .service(found) }
             return .absent
         }
         return .missing
@@ -148,21 +270,17 @@ struct GraphAnalysis {
     /// The container whose registrations a service's dependencies come from, when it is requested from
     /// `requestedFrom`; `nil` for a `.matching(tag)` service with no tagged container on the path.
     func context(of service: Int, requestedFrom: Int) -> Int? {
-        let scope = services[service].scope
-        switch scope {
-        case "transient", "graph", "scoped":
-            return requestedFrom
-        default:
-            if let tag = Self.matchingTag(scope) {
-                var current: Int? = requestedFrom
-                while let container = current {
-                    if containers[container].tags.contains(tag) { return container }
-                    current = containers[container].parent
-                }
-                return nil
+        let scope = scopeOf[service]
+        if scopes[scope].buildsWhereAsked { return requestedFrom }
+        if let tag = scopes[scope].tag {
+            var current: Int? = requestedFrom
+            while let container = current {
+                if containers[container].tags.contains(tag) { return container }
+                current = containers[container].parent
             }
-            return services[service].container
+            return nil
         }
+        return owner[service]
     }
 
     /// `session` for the scope named `matching("session")`.

@@ -1,8 +1,22 @@
 extension String {
     /// The string followed by spaces up to `width` characters, for aligned columns.
     func padded(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
+        let own = columnWidth
+        return own >= width ? self : self + String(repeating: " ", count: width - own)
     }
+}
+
+extension String {
+    /// How many characters the string shows (`count`), counted without Unicode segmentation when the
+    /// text is ASCII, as type names and scopes nearly always are.
+    var columnWidth: Int {
+        let ascii = utf8.withContiguousStorageIfAvailable { bytes in
+            // Outside ASCII, or a carriage return (which pairs with a line feed into one character).
+            !bytes.contains { $0 >= 0x80 || $0 == 0x0D }
+        }
+        return ascii == true ? utf8.count : count
+    }
+
 }
 
 extension String {

@@ -240,6 +240,19 @@ import Testing
         #expect(graph.mermaid().contains("  s0 -.->|deferred| m0\n"))
     }
 
+    /// Columns are padded by characters, not bytes: `Café` is four characters wide, as `Cafe` is.
+    @Test func textAlignsNamesOutsideASCIIByCharacters() throws {
+        let app = Container(name: "app")
+        try app.autoregister(Café.self, scope: .singleton, fileID: "App/Menu.swift", line: 1, initializer: Café.init)
+        try app.autoregister(Cache.self, scope: .singleton, fileID: "App/Menu.swift", line: 2, initializer: Cache.init)
+        #expect(app.graph().text() == """
+            app
+            ├── Café   singleton  App/Menu.swift:1
+            └── Cache  singleton  App/Menu.swift:2
+            2 registrations in 1 container; findings: 0 errors, 0 warnings, 0 notes.
+            """)
+    }
+
     @Test func jsonEscapesQuotesAndBackslashes() throws {
         let app = Container(name: "a \"quoted\" \\ name")
         try app.register(Cache.self, name: "tab\there", fileID: "App/Setup.swift", line: 1) { _ in Cache() }
@@ -250,6 +263,9 @@ import Testing
         #expect(services.first?["name"] as? String == "tab\there")
     }
 }
+
+/// A type whose name is not ASCII.
+private final class Café: Sendable {}
 
 extension ServiceKeys {
     fileprivate var diagnosticsCache: ServiceKey<Cache> { .init { _ in Cache() } }

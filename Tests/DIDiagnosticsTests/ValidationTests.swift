@@ -331,4 +331,23 @@ import Testing
         #expect(opaque.message.contains("Session in app"))
         #expect(!opaque.message.contains("Cache"))
     }
+
+    /// A transient resolves its dependencies from the container that asks for it: with `Session` registered
+    /// in two descendants (and not in the root), `Cart` is only missing it when asked from the root.
+    @Test func aTransientIsCheckedFromEveryContainerThatCanAskForIt() throws {
+        let root = Container(name: "root")
+        let middle = root.child(name: "middle")
+        let leaf = middle.child(name: "leaf")
+        try root.autoregister(Cart.self, fileID: "App/Cart.swift", line: 1, initializer: Cart.init)
+        try middle.autoregister(Session.self, fileID: "App/Middle.swift", line: 1, initializer: Session.init)
+        try leaf.autoregister(Session.self, fileID: "App/Leaf.swift", line: 1, initializer: Session.init)
+        let report = root.validate()
+        #expect(report.errors.map(\.id) == [.missing])
+        #expect(report.errors.map(\.container) == ["root"])
+        #expect(report.findings.filter { $0.id == .shadow }.map(\.container) == ["leaf"])
+        #expect(leaf.validate().errors.isEmpty)
+        #expect(middle.validate().errors.isEmpty)
+        #expect(leaf.explain(Session.self).description.contains("App/Leaf.swift:1"))
+        #expect(middle.explain(Session.self).description.contains("App/Middle.swift:1"))
+    }
 }
