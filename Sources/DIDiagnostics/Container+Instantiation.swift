@@ -50,11 +50,6 @@ extension Container {
     }
 }
 
-/// An alias registration's check that an instance conforms to the alias type.
-protocol AliasChecking {
-    func accepts(_ value: Any) -> Bool
-}
-
 extension AliasBox: AliasChecking {
     func accepts(_ value: Any) -> Bool { cast(value) != nil }
 }

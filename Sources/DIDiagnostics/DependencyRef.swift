@@ -30,16 +30,13 @@ struct DependencyRef: Sendable {
     init(observed registration: Registration) {
         key = registration.key
         type = registration.serviceType
-        label = ServiceLabel(type: registration.serviceType, name: registration.name, keyPathName: registration.keyPathName)
+        label = ServiceLabel(
+            type: registration.serviceType, name: registration.name, keyPathName: registration.keyPathName
+        )
         wrapped = nil
         observed = true
         kind = .direct
     }
-}
-
-/// Lets the analysis see through `Optional<T>` dependencies, which resolve to `nil` when `T` is missing.
-protocol OptionalMarker {
-    static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalMarker {

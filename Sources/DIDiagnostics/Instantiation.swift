@@ -152,7 +152,12 @@ struct Instantiation {
         }
     }
 
-    private mutating func fail(_ error: any Error, _ registration: Registration, _ owner: Container, _ original: Container) {
+    private mutating func fail(
+        _ error: any Error,
+        _ registration: Registration,
+        _ owner: Container,
+        _ original: Container
+    ) {
         if let error = error as? ResolutionError {
             findings.append(Self.finding(for: error, in: original.name))
             return

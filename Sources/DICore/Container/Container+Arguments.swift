@@ -119,9 +119,10 @@ extension Container {
             ? "no arguments"
             : "arguments (" + other.argumentTypes.map { String(describing: $0) }.joined(separator: ", ") + ")"
         let called = arguments.map { "with arguments of type \($0)" } ?? "without arguments"
+        let label = other.argumentTypes.count == 1 ? "argument" : "arguments"
         let advice = other.argumentTypes.isEmpty
             ? "Resolve it without arguments."
-            : "Pass arguments of those types, in that order, with resolve(_:\(other.argumentTypes.count == 1 ? "argument" : "arguments"):)."
+            : "Pass arguments of those types, in that order, with resolve(_:\(label):)."
         return ResolutionError(
             code: .argumentMismatch,
             requestedType: type,
