@@ -4,6 +4,8 @@ import PackageDescription
 
 let package = Package(
     name: "DIToolkit",
+    // The releases that ship the Synchronization module (Atomic, Mutex), which DICore uses; any Linux.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "DICore", targets: ["DICore"]),
         .library(name: "DIScopes", targets: ["DIScopes"]),

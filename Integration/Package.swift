@@ -2,17 +2,89 @@
 
 import PackageDescription
 
-// The sample app and demo: DIToolkit used the way an app uses it, from outside the package.
+// A small shop app split into modules the way apps are, built on DIToolkit from outside its package:
+// `ShopCore` (shared services and the protocols features implement), one module per feature, `ShopApp`
+// (the container tree), the `shop-demo` executable, and a test target per feature.
 let package = Package(
     name: "Integration",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ShopApp", targets: ["ShopApp"]),
+        .executable(name: "shop-demo", targets: ["shop-demo"]),
+    ],
     dependencies: [
         .package(name: "DIToolkit", path: "..")
     ],
     targets: [
+        .target(name: "ShopCore", dependencies: [.product(name: "DICore", package: "DIToolkit")]),
+        // Each feature imports only the DIToolkit modules it uses.
+        .target(name: "Catalog", dependencies: ["ShopCore", .product(name: "DICore", package: "DIToolkit")]),
+        .target(
+            name: "Cart",
+            dependencies: [
+                "ShopCore", .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DIScopes", package: "DIToolkit"),
+            ]
+        ),
+        .target(
+            name: "Checkout",
+            dependencies: [
+                "ShopCore", .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DIPropertyWrappers", package: "DIToolkit"),
+            ]
+        ),
+        .target(
+            name: "ShopApp",
+            dependencies: ["ShopCore", "Catalog", "Cart", "Checkout", .product(name: "DICore", package: "DIToolkit")]
+        ),
         .executableTarget(
-            name: "Demo",
-            dependencies: [.product(name: "DIToolkit", package: "DIToolkit")]
-        )
+            name: "shop-demo",
+            dependencies: [
+                "ShopApp", "ShopCore", "Catalog", "Cart", "Checkout",
+                .product(name: "DIToolkit", package: "DIToolkit"),
+            ],
+            path: "Sources/ShopDemo"
+        ),
+
+        // What the test targets share: the app tree, built once, and a trait that binds a feature of it.
+        .target(
+            name: "ShopTestSupport",
+            dependencies: ["ShopApp", "ShopCore", .product(name: "DICore", package: "DIToolkit")],
+            path: "Tests/ShopTestSupport"
+        ),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "Catalog", "ShopApp", "ShopCore", "ShopTestSupport", .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DITesting", package: "DIToolkit"),
+            ]
+        ),
+        .testTarget(
+            name: "CartTests",
+            dependencies: [
+                "Cart", "ShopApp", "ShopCore", "ShopTestSupport", .product(name: "DICore", package: "DIToolkit"),
+                .product(name: "DITesting", package: "DIToolkit"),
+            ]
+        ),
+        // `__Snapshots__` holds the graph snapshot `expectGraphSnapshot` compares with; not a resource.
+        .testTarget(
+            name: "CheckoutTests",
+            dependencies: [
+                "Checkout", "Cart", "ShopApp", "ShopCore", "ShopTestSupport",
+                .product(name: "DICore", package: "DIToolkit"), .product(name: "DIDiagnostics", package: "DIToolkit"),
+                .product(name: "DITesting", package: "DIToolkit"),
+            ],
+            exclude: ["__Snapshots__"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+for target in package.targets where [.regular, .test, .executable].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    // The same upcoming features as the root package, so the sample reads like code built on it.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    target.swiftSettings = settings
+}
