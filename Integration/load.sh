@@ -47,8 +47,8 @@ if ! command -v wrk >/dev/null 2>&1; then
 fi
 
 echo "== Building shop-server (release)"
-swift build -c release --product shop-server
-bin="$(swift build -c release --show-bin-path)/shop-server"
+swift build -c release --scratch-path .build-release --product shop-server
+bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/shop-server"
 
 work=$(mktemp -d)
 pids=()

@@ -2,6 +2,7 @@
 // apart from `RequestInfo.swift`: copy both files into an app that depends on DIToolkit and Hummingbird.
 import DICore
 import DIScopes
+import HTTPTypes
 import Hummingbird
 
 /// Gives every request its own container: a child of the app container, tagged `request`, bound as
@@ -42,9 +43,11 @@ import Hummingbird
 /// work has committed before the client can see the status, and Hummingbird keeps its single-write fast path
 /// for buffered bodies. A body that is **streamed** after the handler returns must not resolve request
 /// services while it writes; resolve what it needs before returning, or choose
-/// ``Closing/afterResponseBody``: the body is then wrapped so that it writes with the request container bound
-/// and closes it once the last byte is written or the write fails. If the server drops the response
-/// without writing it (the client went away), the container is closed when the response is released.
+/// ``Closing/afterResponseBody``: the body is then wrapped so that the request container stays open until
+/// the last byte is written or the write fails, and is closed then. (The body runs after `withContainer`
+/// has returned, so capture `Container.current` in the handler and resolve from that.) If the server drops
+/// the response without writing it (the client went away), the container is closed when the response is
+/// released.
 ///
 /// Put the middleware before the routes that need it (`router.add(middleware:)` or a group's
 /// `add(middleware:)`); middleware added after it also runs inside the request's container.
@@ -57,7 +60,7 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
         /// When the handler returns its response or throws: right for buffered bodies (the default).
         case whenHandlerReturns
         /// After the response body has been written, for bodies streamed by a closure that resolves request
-        /// services while it writes.
+        /// services (from the request container it captured) while it writes.
         case afterResponseBody
     }
 
@@ -115,7 +118,9 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
     public func handle(
         _ request: Request,
         context: Context,
-        next: (Request, Context) async throws -> Response
+        // `@concurrent` spells out what Hummingbird's protocol declares, also where the module turns on
+        // NonisolatedNonsendingByDefault (which would otherwise make `next` a nonsending function type).
+        next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
         let container = try makeContainer(for: request, id: context.id)
         switch closing {
@@ -141,7 +146,7 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
             let body = response.body
             response.body = ResponseBody(contentLength: body.contentLength) { writer in
                 do {
-                    try await withContainer(closer.container) { try await body.write(writer) }
+                    try await body.write(writer)
                 } catch {
                     await closer.close()
                     throw error

@@ -29,8 +29,6 @@ public struct ServerAssembly: Assembly {
     public func assemble(into container: Container) throws {
         let journal = journal
         try container.autoregister(UnitOfWorkJournal.self, scope: .singleton) { journal }
-        try container.autoregister(
-            UnitOfWork.self, scope: .matching(ShopServer.requestTag), initializer: UnitOfWork.init
-        )
+        try container.autoregister(UnitOfWork.self, scope: .matching("request"), initializer: UnitOfWork.init)
     }
 }

@@ -4,6 +4,7 @@ import Checkout
 import DICore
 import DIDiagnostics
 import DIScopes
+import HTTPTypes
 import Hummingbird
 import Logging
 import ShopApp
@@ -118,7 +119,8 @@ public struct ShopServer: Sendable {
             // The shop's in-memory store keeps every order; a long-running server keeps the recent ones.
             try shop.app.autoregister((any OrderStore).self, scope: .singleton) { RecentOrderStore() }
             let server = shop.app.child(name: "server")
-            try server.apply(CatalogAssembly(), CartAssembly(), CheckoutAssembly(), ServerAssembly(journal: options.journal))
+            let assemblies: [any Assembly] = [CatalogAssembly(), CartAssembly(), CheckoutAssembly()]
+            try server.apply(assemblies + [ServerAssembly(journal: options.journal)])
             try options.configure(server)
 
             let requests = RequestContainerMiddleware<BasicRequestContext>(
@@ -179,7 +181,8 @@ public struct ShopServer: Sendable {
         let journal = options.journal
 
         @Sendable func cart(for request: Request) -> SessionCart {
-            SessionCart(session: UserSession(user: request.headers[userHeader] ?? "guest"), store: carts, pricing: pricing)
+            let user = request.headers[userHeader] ?? "guest"
+            return SessionCart(session: UserSession(user: user), store: carts, pricing: pricing)
         }
         @Sendable func withUnitOfWork<T>(
             _ request: Request, _ context: BasicRequestContext, _ body: (UnitOfWork) async throws -> T

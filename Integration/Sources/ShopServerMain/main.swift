@@ -5,6 +5,7 @@
 // The port can also come from the PORT environment variable. SIGTERM or SIGINT shut it down gracefully: the
 // server stops accepting connections, finishes the requests in flight, then closes the container tree.
 import Foundation
+import Hummingbird
 import Logging
 import ShopServer
 

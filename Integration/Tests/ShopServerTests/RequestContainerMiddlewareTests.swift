@@ -1,5 +1,6 @@
 import DICore
 import DIScopes
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ShopServer
@@ -119,9 +120,10 @@ import Testing
         let app = try Self.appContainer(log: log)
         let application = Self.application(app, closing: .afterResponseBody) { router in
             router.get("/stream") { _, _ -> Response in
-                Response(status: .ok, body: ResponseBody { writer in
-                    // Runs after the handler returned: the request container is still bound and open.
-                    let probe = try Container.current.resolve(Probe.self)
+                let container = Container.current
+                return Response(status: .ok, body: ResponseBody { writer in
+                    // Runs after the handler returned: the request container is still open.
+                    let probe = try container.resolve(Probe.self)
                     let disposedSoFar = log.disposedSerials.count
                     try await writer.write(ByteBuffer(string: "\(probe.serial) \(disposedSoFar)"))
                     try await writer.finish(nil)

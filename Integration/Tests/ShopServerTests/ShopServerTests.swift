@@ -2,9 +2,11 @@ import DICore
 import DIDiagnostics
 import DIScopes
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import ShopApp
 import ShopCore
 import ShopServer
 import Synchronization
@@ -52,7 +54,8 @@ import Testing
             let again = try await client.execute(uri: "/checkout", method: .post, headers: Self.headers(user: "ada"))
             #expect(again.status == .conflict)
 
-            let health = try Self.decode(ShopHandlers.Health.self, try await client.execute(uri: "/health", method: .get))
+            let healthResponse = try await client.execute(uri: "/health", method: .get)
+            let health = try Self.decode(ShopHandlers.Health.self, healthResponse)
             #expect(health.status == "ok")
             #expect(health.unitsOfWork.committed == 2)
             #expect(health.unitsOfWork.rolledBack == 1)
