@@ -134,7 +134,7 @@ awk -v c="$c_rps $c_p50 $c_p99 $c_bad $c_err $c_before $c_after" \
             duration, warmup, conns
         printf "| %-22s | %9s | %8s | %8s | %7s | %10s | %10s | %7s |\n",
             "variant", "req/s", "p50 ms", "p99 ms", "non-2xx", "RSS warm", "RSS end", "growth"
-        printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n", "------------------------", "-----------:", "---------:",
+        printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n", "------------------------", "----------:", "---------:",
             "---------:", "--------:", "-----------:", "-----------:", "--------:"
         printf "| %-22s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", "container",
             C[1], C[2], C[3], C[4] + C[5], C[6] / 1024, C[7] / 1024, growth(C[6], C[7])

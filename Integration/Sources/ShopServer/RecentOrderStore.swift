@@ -5,7 +5,7 @@ import Synchronization
 /// orders it takes.
 ///
 /// ```swift
-/// try app.autoregister((any OrderStore).self, scope: .singleton) { RecentOrderStore(capacity: 1_000) }
+/// try app.autoregister((any OrderStore).self, scope: .singleton) { RecentOrderStore(capacity: 100) }
 /// ```
 public final class RecentOrderStore: OrderStore {
     private struct State {
@@ -20,7 +20,7 @@ public final class RecentOrderStore: OrderStore {
     /// Makes an empty store.
     ///
     /// - Parameter capacity: How many orders it keeps; older ones are forgotten.
-    public init(capacity: Int = 1_000) {
+    public init(capacity: Int = 100) {
         self.capacity = max(1, capacity)
     }
 
