@@ -43,6 +43,10 @@ do {
               ├── catalog   product catalog (singleton), product listing (transient)
               ├── cart      cart store (singleton), pricing (scoped), cart (matching "session")
               └── checkout  payment gateway (async singleton), checkout service (async)
+
+            Each step lists every resolve it caused, dependencies first: the service, its lifetime, the
+            container the resolve ran in ("asked by"), the container that registered it, and whether the
+            instance was built for this resolve or reused.
             """)
         let shop = try ShopApp.makeContainer(logger: RecordingLogger())
         let log = ResolutionLog()
