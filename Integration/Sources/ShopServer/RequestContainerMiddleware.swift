@@ -166,8 +166,8 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
     /// ```swift
     /// let probe = try middleware.makeContainer(for: Request(head: .init(method: .get, scheme: "http",
     ///     authority: "localhost", path: "/"), body: .init(buffer: .init())), id: "validation")
-    /// defer { probe.close() }
-    /// let report = probe.validate()
+    /// let report = app.validate()       // the app's subtree now includes one request container
+    /// probe.close()
     /// ```
     ///
     /// - Parameters:
