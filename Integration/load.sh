@@ -13,7 +13,8 @@
 # resident memory growing more than MAX_RSS_GROWTH_PERCENT (5) after the warm-up, or when a server does not
 # shut down cleanly on SIGTERM.
 set -euo pipefail
-cd "$(dirname "$0")"
+script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+cd "$(dirname "$script")"
 
 duration=60          # seconds of measured load per variant
 warmup=10            # seconds of warm-up per variant, before the first memory reading
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
         --slices) slices=$2; shift ;;
         --connections) connections=$2; shift ;;
         --port) port=$2; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "load.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
