@@ -88,3 +88,61 @@ for target in package.targets where [.regular, .test, .executable].contains(targ
     settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
     target.swiftSettings = settings
 }
+
+// MARK: - Server-side: shop-server on Hummingbird 2, one request container per request, and its tests
+// One block appended to the package, so that it merges independently of the sample app above.
+package.dependencies += [
+    .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+]
+package.products += [.executable(name: "shop-server", targets: ["shop-server"])]
+let serverTargets: [Target] = [
+    .target(
+        name: "ShopServer",
+        dependencies: [
+            "ShopApp", "ShopCore", "Catalog", "Cart", "Checkout",
+            .product(name: "DICore", package: "DIToolkit"),
+            .product(name: "DIScopes", package: "DIToolkit"),
+            .product(name: "DIPropertyWrappers", package: "DIToolkit"),
+            .product(name: "DIDiagnostics", package: "DIToolkit"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]
+    ),
+    .executableTarget(
+        name: "shop-server",
+        dependencies: [
+            "ShopServer", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ],
+        path: "Sources/ShopServerMain"
+    ),
+    .testTarget(
+        name: "ShopServerTests",
+        dependencies: [
+            "ShopServer", "ShopApp", "ShopCore",
+            .product(name: "DICore", package: "DIToolkit"),
+            .product(name: "DIScopes", package: "DIToolkit"),
+            .product(name: "DIDiagnostics", package: "DIToolkit"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]
+    ),
+]
+for target in serverTargets {
+    // The same upcoming features as the root package (this block comes after the loop that sets them).
+    target.swiftSettings = [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    ]
+}
+package.targets += serverTargets

@@ -1,0 +1,18 @@
+import DICore
+import DIPropertyWrappers
+import DIScopes
+import ShopCore
+
+// Made inside the request's handler, where the middleware has bound the request container as
+// `Container.current`, so its property wrappers resolve from that request.
+
+/// `POST /checkout`: the checkout service has an `async` factory, so it is resolved with `resolveAsync`.
+struct CheckoutEndpoint {
+    @Inject var cart: any ShoppingCart
+    @Inject var work: UnitOfWork
+
+    func respond() async throws -> ShopHandlers.Receipt {
+        let checkout = try await Container.current.resolveAsync((any CheckoutService).self)
+        return try await ShopHandlers.checkout(cart: cart, checkout: checkout, work: work)
+    }
+}

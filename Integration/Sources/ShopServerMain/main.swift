@@ -1,0 +1,54 @@
+// shop-server: the shop over HTTP, one request container per request.
+//
+//   swift run --package-path Integration shop-server [--host 127.0.0.1] [--port 8080] [--hand-wired]
+//
+// The port can also come from the PORT environment variable. SIGTERM or SIGINT shut it down gracefully: the
+// server stops accepting connections, finishes the requests in flight, then closes the container tree.
+import Foundation
+import Hummingbird
+import Logging
+import ShopServer
+
+let usage = """
+    usage: shop-server [--host ADDRESS] [--port PORT] [--hand-wired]
+
+      --host ADDRESS   the address to listen on (default 127.0.0.1)
+      --port PORT      the port to listen on (default $PORT, else 8080)
+      --hand-wired     serve the same handlers with services built by hand, without a container
+                       (the baseline of Integration/load.sh)
+    """
+
+var options = ShopServer.Options(port: ProcessInfo.processInfo.environment["PORT"].flatMap(Int.init) ?? 8080)
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--host":
+        guard let host = arguments.popFirst() else { fail("--host needs an address.\n\n\(usage)") }
+        options.host = host
+    case "--port":
+        guard let port = arguments.popFirst().flatMap(Int.init) else { fail("--port needs a number.\n\n\(usage)") }
+        options.port = port
+    case "--hand-wired":
+        options.wiring = .handWired
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        fail("Unknown argument \(argument).\n\n\(usage)")
+    }
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("\(message)\n".utf8))
+    exit(1)
+}
+
+do {
+    let server = try await ShopServer.make(options)
+    options.logger.info("shop-server (\(options.wiring.rawValue)) starting on \(options.host):\(options.port)")
+    try await server.application.runService()
+} catch let error as StartupError {
+    fail("\(error)")
+} catch {
+    fail("shop-server stopped: \(error)")
+}
