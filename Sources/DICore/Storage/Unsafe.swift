@@ -83,9 +83,10 @@ package enum Unsafe {
     /// An atomic pointer that owns one retain of its object, with one spare bit a writer may set beside it.
     ///
     /// The pointer is kept as a word so that the tag bit (the lowest: objects are at least 2-aligned) travels
-    /// in the same atomic load as the address; it is the one place an object is an integer.
+    /// in the same atomic load as the address; it is the one place an object is an integer. The compiler
+    /// checks `Sendable` against that word only: what it points to is covered by the argument above.
     @usableFromInline
-    package struct AtomicReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
+    package struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
         /// The object's address, retained, with the tag in bit 0; `0` when empty.
         @usableFromInline let word: Atomic<UInt>
 
@@ -203,4 +204,4 @@ extension Unsafe {
 }
 
 extension Unsafe.Unowned: Sendable where Object: Sendable {}
-extension Unsafe.OnceValue: @unchecked Sendable where Value: Sendable {}
+extension Unsafe.OnceValue: Sendable where Value: Sendable {}
