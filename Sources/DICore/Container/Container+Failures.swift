@@ -53,4 +53,28 @@ extension Container {
             context: LookupContext(container: self, key: key, type: type)
         )
     }
+
+    /// `asyncResolutionRequired` for `registration` (found in this container), asked for synchronously.
+    func asyncResolutionRequired(_ registration: Registration, requested type: Any.Type) -> ResolutionError {
+        ResolutionError(
+            code: .asyncResolutionRequired,
+            requestedType: type,
+            name: registration.key.name,
+            path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self)),
+            detail: "It was registered with registerAsync at \(registration.location); call "
+                + "`try await resolveAsync(\(type).self)` from an async context."
+        )
+    }
+
+    /// `argumentMismatch` for `registration` (found in this container), which takes runtime arguments, asked
+    /// for without them.
+    func argumentsRequired(_ registration: Registration, requested type: Any.Type) -> ResolutionError {
+        ResolutionError(
+            code: .argumentMismatch,
+            requestedType: type,
+            name: registration.key.name,
+            path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self)),
+            detail: "It takes runtime arguments; pass them with resolve(_:arguments:)."
+        )
+    }
 }

@@ -58,22 +58,9 @@ extension Container {
             let box = try instanceBox(of: target, from: targetOwner, requested: type)
             return try cast(target.body.unbox(box), through: registration, target: target)
         case .asyncFactory:
-            throw ResolutionError(
-                code: .asyncResolutionRequired,
-                requestedType: type,
-                name: registration.key.name,
-                path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: owner)),
-                detail: "It was registered with registerAsync at \(registration.location); call "
-                    + "`try await resolveAsync(\(type).self)` from an async context."
-            )
+            throw owner.asyncResolutionRequired(registration, requested: type)
         case .arguments:
-            throw ResolutionError(
-                code: .argumentMismatch,
-                requestedType: type,
-                name: registration.key.name,
-                path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: owner)),
-                detail: "It takes runtime arguments; pass them with resolve(_:arguments:)."
-            )
+            throw owner.argumentsRequired(registration, requested: type)
         }
     }
 
@@ -172,16 +159,7 @@ extension Container {
     /// Runs the factory of `registration` with `dependencies` as its resolver, on the thread's active path.
     func build(_ registration: Registration, dependencies: Container, requested: Any.Type) throws -> AnyObject {
         let body = registration.body
-        guard body.buildsSynchronously else {
-            throw ResolutionError(
-                code: .asyncResolutionRequired,
-                requestedType: requested,
-                name: registration.key.name,
-                path: ResolutionStack.current.path(then: PathElement(registration, requested: requested, in: self)),
-                detail: "It was registered with registerAsync at \(registration.location); resolve it with "
-                    + "resolveAsync from an async context."
-            )
-        }
+        guard body.buildsSynchronously else { throw asyncResolutionRequired(registration, requested: requested) }
         let stack = try ResolutionStack.enter(registration, in: dependencies, requested: requested)
         defer { stack.with { $0.leave() } }
         do {

@@ -116,10 +116,6 @@ package enum Unsafe {
             )
         }
 
-        /// Whether an object is stored.
-        @inlinable @inline(__always)
-        package var isEmpty: Bool { word.load(ordering: .acquiring) & ~1 == 0 }
-
         /// Stores `object` (retained) with `tag`, and returns the object it replaces, whose retain passes to
         /// the caller: dropping the result releases it, keeping it (a retired table) keeps it alive.
         @discardableResult
@@ -128,18 +124,6 @@ package enum Unsafe {
             guard old > 1 else { return nil }
             return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: old & ~1).unsafelyUnwrapped)
                 .takeRetainedValue()
-        }
-
-        /// Stores `object` if none is stored yet; returns the object stored afterwards (this one or the
-        /// earlier winner), unretained.
-        package func storeIfEmpty(_ object: Object) -> Unowned<Object> {
-            let desired = Self.retainedWord(object, tag: false)
-            let (exchanged, original) = word.compareExchange(
-                expected: 0, desired: desired, ordering: .acquiringAndReleasing
-            )
-            if exchanged { return Unowned(object) }
-            Self.release(desired)
-            return Unowned(Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: original & ~1).unsafelyUnwrapped))
         }
 
         private static func retainedWord(_ object: Object?, tag: Bool) -> UInt {
