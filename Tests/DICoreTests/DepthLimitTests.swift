@@ -55,4 +55,44 @@ import Testing
             print("512 KiB thread: \(error)".prefix(300))
         }
     }
+
+    /// A chain of `depth + 1` transients, the last of which resolves level `back` again.
+    static func cycle(_ depth: Int, back: Int) throws -> Container {
+        let app = Container(name: "app")
+        for level in 0...depth {
+            let next = level == depth ? back : level + 1
+            try app.register(Int.self, name: "level\(level)") { r in
+                try r.resolve(Int.self, name: "level\(next)") + 1
+            }
+        }
+        return app
+    }
+
+    // A push checks the thread's stack and grows its frames only every eighth level: the limit and cycle
+    // detection must still be exact at, before and after those levels (and where the frames grow, at 16 and 32).
+    // The limit is only ever raised here: suites running beside this one rely on the default.
+
+    @Test(arguments: [201, 207, 208, 209, 216, 217, 240])
+    func theLimitIsExactAtEveryLevel(limit: Int) throws {
+        let saved = Container.resolutionDepthLimit
+        defer { Container.resolutionDepthLimit = saved }
+        Container.resolutionDepthLimit = limit
+        #expect(try Self.chain(limit - 1).resolve(Int.self, name: "level0") == limit - 1)
+        let error = try #require(throws: ResolutionError.self) {
+            try Self.chain(limit).resolve(Int.self, name: "level0")
+        }
+        #expect(error.code == .depthLimitExceeded)
+        #expect(error.path.count == limit + 1)
+    }
+
+    @Test(arguments: [0, 1, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33])
+    func cyclesAreFoundAtEveryLevel(depth: Int) throws {
+        for back in Set([0, depth / 2, depth]) {
+            let looping = try Self.cycle(depth, back: back)
+            let error = try #require(throws: ResolutionError.self) { try looping.resolve(Int.self, name: "level0") }
+            #expect(error.code == .circularDependency)
+            #expect(error.path.count == depth + 2, "levels 0...\(depth), then level \(back) again")
+            #expect(error.path.last?.name == "level\(back)")
+        }
+    }
 }

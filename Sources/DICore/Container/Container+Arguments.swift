@@ -70,7 +70,7 @@ extension Container {
         let factory = unsafeDowncast(registration.body, to: ArgumentFactoryBox<Service, repeat each Argument>.self)
         let value: Service
         do {
-            let stack = try ResolutionStack.enter(registration, in: self, requested: type)
+            let stack = try enterBuild(registration, requested: type)
             defer { stack.with { $0.leave() } }
             do {
                 value = try factory.make(self, repeat each arguments)

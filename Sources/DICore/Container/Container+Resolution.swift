@@ -79,7 +79,7 @@ extension Container: Resolver {
     func buildTransient<Service>(_ registration: Registration, as type: Service.Type) throws -> Service {
         // The registration keeps its body alive.
         let factory = Unsafe.Unowned(unsafeDowncast(registration.body, to: FactoryBox<Service>.self))
-        let stack = try ResolutionStack.enter(registration, in: self, requested: type)
+        let stack = try enterBuild(registration, requested: type)
         defer { stack.with { $0.leave() } }
         do {
             return try factory.with { try $0.make(self) }

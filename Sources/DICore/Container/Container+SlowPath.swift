@@ -160,7 +160,7 @@ extension Container {
     func build(_ registration: Registration, dependencies: Container, requested: Any.Type) throws -> AnyObject {
         let body = registration.body
         guard body.buildsSynchronously else { throw asyncResolutionRequired(registration, requested: requested) }
-        let stack = try ResolutionStack.enter(registration, in: dependencies, requested: requested)
+        let stack = try dependencies.enterBuild(registration, requested: requested)
         defer { stack.with { $0.leave() } }
         do {
             return try body.makeBox(dependencies)

@@ -34,6 +34,11 @@ package final class AsyncResolution: Sendable {
     /// How many async resolutions are running; while none is, synchronous resolution skips the task-local read.
     static let active = Atomic<Int>(0)
 
+    /// Whether any async resolution is running anywhere: when not, no synchronous resolve is nested in one.
+    static var isAnyActive: Bool {
+        active.load(ordering: .relaxed) != 0
+    }
+
     static var currentIfActive: AsyncResolution? {
         active.load(ordering: .relaxed) == 0 ? nil : current
     }

@@ -108,28 +108,13 @@ final class ResolutionStack {
         }
     }
 
-    /// Enters the build of `registration` in `container` on this thread's stack; pair with `leave()`.
-    ///
-    /// - Throws: `circularDependency` if the same registration is already being built in that container on
-    ///   this path, `depthLimitExceeded` past `maximumDepth`.
-    ///
-    /// The stack is returned unretained: the thread key holds it for the thread's life.
-    @usableFromInline
-    static func enter(_ registration: Registration, in container: Container, requested: Any.Type) throws
-        -> Unsafe.Unowned<ResolutionStack>
-    {
-        let stack = currentUnretained
-        try stack.with { try $0.push(registration, in: container, requested: requested) }
-        return stack
-    }
-
     /// Leaves the innermost build; at the top, forgets the `.graph` instances of this resolve.
     @usableFromInline
     func leave() {
-        depth -= 1
+        depth &-= 1
         (frames + depth).deinitialize(count: 1)
         if depth == 0 {
-            asyncOuter = nil
+            if asyncOuter != nil { asyncOuter = nil }
             if !graph.isEmpty { graph.removeAll() }
         }
     }
@@ -141,35 +126,29 @@ final class ResolutionStack {
         Container.wrap(error, path: path)
     }
 
-    private func push(_ registration: Registration, in container: Container, requested: Any.Type) throws {
+    /// Puts the build of `registration` in `container` on top, after checking that it is not already on the
+    /// path (a cycle) and that the path is not too deep; the failures are built out of line.
+    @inline(__always)
+    fileprivate func push(_ registration: Registration, in container: Container, requested: Any.Type) throws {
+        let depth = self.depth
+        if _slowPath(depth >= c_di_depth_limit_get()) {
+            try failTooDeep(registration, in: container, requested: requested, stackExhausted: false)
+        }
         if depth == 0 {
-            asyncOuter = AsyncResolution.currentIfActive
+            // Leaving the outermost frame clears it, so there is nothing to release here.
+            if AsyncResolution.isAnyActive { asyncOuter = AsyncResolution.current }
+        } else if _slowPath(depth & 7 == 0) {
+            try checkpoint(registration, in: container, requested: requested)
         }
-        // The stack is checked every eighth level: eight levels take less than the reserve even in a debug
-        // build (about 5 KB each), and the check costs a call.
-        let limit = c_di_depth_limit_get()
-        if depth >= limit || (depth & 7 == 7 && Self.stackPointer() < stackFloor) {
-            throw ResolutionError.tooDeep(
-                path: path + [PathElement(registration, requested: requested, in: container)],
-                limit: limit,
-                stackExhausted: depth < limit
-            )
-        }
-        for index in 0..<depth {
-            if frames[index].builds(registration, in: container) {
-                let repeated = PathElement(registration, requested: requested, in: container)
-                throw ResolutionError.cycle(path: path + [repeated])
+        var index = 0
+        while index < depth {
+            if _slowPath(frames[index].builds(registration, in: container)) {
+                try failCycle(registration, in: container, requested: requested)
             }
+            index &+= 1
         }
         if let outer = asyncOuter, outer.contains(registration, in: container) {
-            throw ResolutionError.cycle(path: path + [PathElement(registration, requested: requested, in: container)])
-        }
-        if depth == capacity {
-            let grown = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: frames, count: depth)
-            frames.deallocate()
-            frames = grown
-            capacity *= 2
+            try failCycle(registration, in: container, requested: requested)
         }
         (frames + depth).initialize(
             to: Frame(
@@ -178,11 +157,48 @@ final class ResolutionStack {
                 requested: requested
             )
         )
-        depth += 1
+        self.depth = depth &+ 1
         builds &+= 1
     }
 
-    /// The innermost build on this thread (the factory that is running), `nil` when none is.
+    /// The checks a push makes every eighth level (8, 16, …): room on the thread's stack, and room for frames.
+    ///
+    /// Eight levels take less than the stack reserve even in a debug build (about 5 KB each), and the frame
+    /// capacity is a multiple of eight, so the common push makes neither check.
+    @inline(never)
+    private func checkpoint(_ registration: Registration, in container: Container, requested: Any.Type) throws {
+        if Self.stackPointer() < stackFloor {
+            try failTooDeep(registration, in: container, requested: requested, stackExhausted: true)
+        }
+        if depth == capacity {
+            let grown = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+            grown.moveInitialize(from: frames, count: depth)
+            frames.deallocate()
+            frames = grown
+            capacity *= 2
+        }
+    }
+
+    // The failures throw from out of line, so that a push keeps a small frame.
+
+    @inline(never)
+    private func failTooDeep(
+        _ registration: Registration, in container: Container, requested: Any.Type, stackExhausted: Bool
+    ) throws(ResolutionError) -> Never {
+        throw ResolutionError.tooDeep(
+            path: path + [PathElement(registration, requested: requested, in: container)],
+            limit: c_di_depth_limit_get(),
+            stackExhausted: stackExhausted
+        )
+    }
+
+    @inline(never)
+    private func failCycle(_ registration: Registration, in container: Container, requested: Any.Type)
+        throws(ResolutionError) -> Never
+    {
+        throw ResolutionError.cycle(path: path + [PathElement(registration, requested: requested, in: container)])
+    }
+
     var innermost: (registration: Registration, container: Container)? {
         depth == 0 ? nil : (frames[depth - 1].registration, frames[depth - 1].container)
     }
@@ -225,5 +241,23 @@ final class ResolutionStack {
     private static func lowestUsableStackAddress() -> UInt {
         let lowest = UInt(c_di_thread_stack_lowest_address())
         return lowest == 0 ? 0 : lowest + stackReserve
+    }
+}
+
+extension Container {
+    /// Enters the build of `registration`, with this container as its resolver, on this thread's resolution
+    /// stack; pair with `leave()`.
+    ///
+    /// - Throws: `circularDependency` if the same registration is already being built in this container on
+    ///   this path, `depthLimitExceeded` past `Container.resolutionDepthLimit`.
+    ///
+    /// The stack is returned unretained: the thread key holds it for the thread's life. (A method of the
+    /// container, not a static one of the stack, so that a call from an inlined resolve passes no class
+    /// metadata.)
+    @usableFromInline
+    func enterBuild(_ registration: Registration, requested: Any.Type) throws -> Unsafe.Unowned<ResolutionStack> {
+        let stack = ResolutionStack.currentUnretained
+        try stack.with { try $0.push(registration, in: self, requested: requested) }
+        return stack
     }
 }

@@ -52,7 +52,10 @@ extension Resolver {
     public func resolve<Service>(_ type: Service.Type = Service.self) throws -> Service {
         // Factories receive a `Container` behind `any Resolver`; calling it directly lets the compiler
         // specialize the resolve for `Service` here instead of going through the generic witness.
-        if let container = self as? Container { return try container.resolve(type, name: nil) }
+        // Checked without a retain: the caller keeps `self`, and with it the container, alive.
+        if let container = Unsafe.Unowned<Container>.cast(self) {
+            return try container.with { try $0.resolve(type, name: nil) }
+        }
         return try resolve(type, name: nil)
     }
 

@@ -47,6 +47,16 @@ package enum Unsafe {
             try reference._withUnsafeGuaranteedRef(body)
         }
 
+        /// `object` as an `Object`, unretained, when it is one; valid for as long as the caller keeps `object`.
+        ///
+        /// A conditional cast (`as? Object`) hands back a retained reference, an atomic increment and decrement
+        /// per call; testing the class and reusing the address does neither.
+        @inlinable @inline(__always)
+        package static func cast<Source: AnyObject>(_ object: Source) -> Self? {
+            guard object is Object else { return nil }
+            return Unowned(Unmanaged.fromOpaque(Unmanaged.passUnretained(object).toOpaque()))
+        }
+
         /// The object, as an ordinary (retained) reference.
         @inlinable @inline(__always)
         package var object: Object { reference.takeUnretainedValue() }
