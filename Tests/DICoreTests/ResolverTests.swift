@@ -49,4 +49,23 @@ import Testing
         let resolvers: [any Resolver] = [app, child]
         #expect(try resolvers.map { try $0.resolve(Int.self) } == [1, 2])
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aNameThatIsNotOptionalTakesTheShorthandAndAnOptionalOneTheRequirement() throws {
+        let app = Container(name: "app")
+        try app.register(Int.self, name: "primary") { _ in 1 }
+        try app.register(String.self) { r in "\(try r.resolve(Int.self, name: "primary"))" }
+        let optionalName: String? = "primary"
+        let resolver: any Resolver = app
+        #expect(try resolver.resolve(Int.self, name: "primary") == 1)
+        #expect(try resolver.resolve(Int.self, name: optionalName) == 1)
+        #expect(try app.resolve(Int.self, name: "primary") == 1)
+        #expect(try app.resolve(String.self) == "1")
+
+        let answering = Answering()
+        let other: any Resolver = answering
+        #expect(try other.resolve(Int.self, name: "primary") == 42)
+        #expect(answering.asked.withLock { $0 } == ["primary"])
+    }
 }
+

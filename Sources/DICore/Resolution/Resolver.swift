@@ -59,6 +59,25 @@ extension Resolver {
         return try resolve(type, name: nil)
     }
 
+    /// Resolves the registration of `type` under `name`.
+    ///
+    /// ```swift
+    /// try app.register(Repository.self) { r in Repository(db: try r.resolve(Database.self, name: "primary")) }
+    /// ```
+    ///
+    /// The same as the requirement `resolve(_:name:)`, for a name that is not optional: a factory's `Container`
+    /// is recognised without a retaining cast, as in `resolve(_:)`.
+    ///
+    /// - Throws: `ResolutionError`.
+    @inlinable @inline(__always)
+    public func resolve<Service>(_ type: Service.Type = Service.self, name: String) throws -> Service {
+        if let container = Unsafe.Unowned<Container>.cast(self) {
+            // `Optional(name)`: the requirement's form, not this shorthand again.
+            return try container.with { try $0.resolve(type, name: Optional(name)) }
+        }
+        return try resolve(type, name: Optional(name))
+    }
+
     /// Resolves a service registered with one runtime argument.
     public func resolve<Service, Argument>(
         _ type: Service.Type = Service.self,
