@@ -33,18 +33,8 @@ public struct OrderCheckout: CheckoutService {
     /// - Returns: The stored order.
     /// - Throws: ``ShopError`` when `lines` is empty or the payment is declined.
     public func placeOrder(for user: String, lines: [CartLine]) async throws -> Order {
-        guard !lines.isEmpty else {
-            throw ShopError("\(user)'s cart is empty: add a product (POST /cart/items) before checking out.")
-        }
-        let subtotal = lines.reduce(0) { $0 + $1.totalCents }
-        let total = subtotal + Shipping.costCents(forSubtotal: subtotal)
-        let id = orders.nextOrderID()
-        let paymentID = try await gateway.charge(cents: total, reference: id)
-        let order = Order(
-            id: id, user: user, lines: lines, totalCents: total, paymentID: paymentID, placedAt: clock.now
+        try await Order.place(
+            for: user, lines: lines, gateway: gateway, orders: orders, logger: logger, clock: clock
         )
-        orders.save(order)
-        logger.log("checkout: \(id) placed for \(user)")
-        return order
     }
 }
