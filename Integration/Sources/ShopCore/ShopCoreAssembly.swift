@@ -33,6 +33,6 @@ public struct ShopCoreAssembly: Assembly {
         // `autoregister` with no parameters: diagnostics know these have no dependencies.
         try container.autoregister((any ShopLogger).self, scope: .singleton) { logger }
         try container.autoregister((any HTTPClient).self, scope: .singleton) { http }
-        try container.autoregister((any OrderStore).self, scope: .singleton, initializer: InMemoryOrderStore.init)
+        try container.autoregister((any OrderStore).self, scope: .singleton) { InMemoryOrderStore() }
     }
 }

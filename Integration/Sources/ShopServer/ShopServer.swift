@@ -117,7 +117,9 @@ public struct ShopServer: Sendable {
         let shop = try ShopApp.makeContainer(logger: SwiftLogShopLogger(options.logger), http: ServerBackend())
         do {
             // The shop's in-memory store keeps every order; a long-running server keeps the recent ones.
-            try shop.app.autoregister((any OrderStore).self, scope: .singleton) { RecentOrderStore() }
+            try shop.app.autoregister((any OrderStore).self, scope: .singleton) {
+                InMemoryOrderStore(capacity: 100)
+            }
             let server = shop.app.child(name: "server")
             let assemblies: [any Assembly] = [CatalogAssembly(), CartAssembly(), CheckoutAssembly()]
             try server.apply(assemblies + [ServerAssembly(journal: options.journal)])
@@ -170,7 +172,7 @@ public struct ShopServer: Sendable {
     private static func makeHandWired(_ options: Options) async throws -> ShopServer {
         let logger = SwiftLogShopLogger(options.logger)
         let http = ServerBackend()
-        let orders = RecentOrderStore()
+        let orders = InMemoryOrderStore(capacity: 100)
         let catalog = RemoteCatalog(http: http, logger: logger)
         let carts = CartStore()
         let pricing = CartPricing()
