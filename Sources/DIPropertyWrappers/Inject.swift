@@ -41,10 +41,18 @@ public struct Inject<Value> {
     ///   - line: The property's line, printed if it cannot be injected; leave the default.
     @inlinable
     public init(name: String? = nil, fileID: String = #fileID, line: Int = #line) {
-        do {
-            wrappedValue = try Self.resolve(name: name, from: Container.ambient, fileID: fileID, line: line)
-        } catch {
-            injectionFailed(error)
+        // The ambient container is borrowed, not copied: what made it ambient keeps it alive while this
+        // initialiser runs, and a retain and release per property cost more than the lookup.
+        let outcome = Container.ambientReference.with { container -> Result<Value, InjectionError> in
+            do throws(InjectionError) {
+                return .success(try Self.resolve(name: name, from: container, fileID: fileID, line: line))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let value): wrappedValue = value
+        case .failure(let error): injectionFailed(error)
         }
     }
 

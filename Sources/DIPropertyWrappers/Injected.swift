@@ -36,10 +36,17 @@ public struct Injected<Value> {
     ///   - line: The property's line, printed if it cannot be injected; leave the default.
     @inlinable
     public init(_ key: ServiceKeyPath<Value>, fileID: String = #fileID, line: Int = #line) {
-        do {
-            wrappedValue = try Self.resolve(key, from: Container.ambient, fileID: fileID, line: line)
-        } catch {
-            injectionFailed(error)
+        // Borrowed, as `@Inject` borrows it: what made the container ambient keeps it alive meanwhile.
+        let outcome = Container.ambientReference.with { container -> Result<Value, InjectionError> in
+            do throws(InjectionError) {
+                return .success(try Self.resolve(key, from: container, fileID: fileID, line: line))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let value): wrappedValue = value
+        case .failure(let error): injectionFailed(error)
         }
     }
 

@@ -214,4 +214,44 @@ import Testing
         let formatter = Lazy(value: Formatter())
         #expect(try formatter.value === formatter.value)
     }
+
+    /// A value type built by a transient factory: each build has a new serial, so a second build shows.
+    struct Receipt: Sendable {
+        let serial: Int
+        let lines: [String]
+    }
+
+    @Test func copiesShareTheValueTheFirstReadOfAnyOfThemResolved() throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Receipt.self) { _ in
+            built.increment()
+            return Receipt(serial: built.value, lines: ["tea", "cake"])
+        }
+        let lazy = try app.resolve(Lazy<Receipt>.self)
+        let copy = lazy
+        #expect(!copy.isResolved)
+        #expect(try lazy.value.serial == 1)
+        #expect(copy.isResolved)
+        #expect(try copy.value.serial == 1)
+        #expect(try copy.withValue { $0.lines } == ["tea", "cake"])
+        #expect(built.value == 1)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func valueTypeReadFromSixteenThreadsBuildsOnceAndEveryThreadSeesIt() async throws {
+        let app = Container(name: "app")
+        let built = Counter()
+        try app.register(Receipt.self) { _ in
+            built.increment()
+            usleep(20_000)
+            return Receipt(serial: built.value, lines: ["line \(built.value)"])
+        }
+        let lazy = try app.resolve(Lazy<Receipt>.self)
+        let results = try #require(
+            await raceOnThreads(16) { _ in (try? lazy.value).map { "\($0.serial) \($0.lines)" } }, "threads hung"
+        )
+        #expect(results.compactMap { $0 ?? nil } == Array(repeating: "1 [\"line 1\"]", count: 16))
+        #expect(built.value == 1)
+    }
 }

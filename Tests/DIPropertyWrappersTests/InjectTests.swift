@@ -1,5 +1,6 @@
 import DICore
 import DIPropertyWrappers
+import DITestSupport
 import Testing
 
 private final class ViewModel {
@@ -125,5 +126,96 @@ private final class Page {
             @Inject(name: "InjectTests.shared") var value: String
         }
         #expect(Reader().value == "shared value")
+    }
+}
+
+/// An owner that names the container its logger came from, or "none" where no logger is registered.
+private final class AmbientProbe {
+    @Inject var logger: (any Logger)?
+    var label: String { logger?.label ?? "none" }
+}
+
+/// Where each `@Inject` resolves when bindings nest, move between tasks and run on many threads at once: the
+/// wrapper reads the ambient container without copying it, and must still see exactly what
+/// `Container.current` sees.
+@Suite(.timeLimit(.minutes(1))) struct InjectAmbientTests {
+    /// A container whose logger is labelled with the container's name.
+    private static func labelled(_ name: String, parent: Container? = nil) throws -> Container {
+        let container = parent?.child(name: name) ?? Container(name: name)
+        try container.register((any Logger).self, scope: .singleton) { _ in ConsoleLogger(label: name) }
+        return container
+    }
+
+    @Test func aTaskLocalBindingInsideWithContainerWins() throws {
+        let outer = try Self.labelled("outer")
+        let inner = try Self.labelled("inner")
+        let labels = withContainer(outer) {
+            let direct = Container.$current.withValue(inner) { AmbientProbe().label }
+            let nested = withContainer(inner) { AmbientProbe().label }
+            return [direct, nested, AmbientProbe().label]
+        }
+        #expect(labels == ["inner", "inner", "outer"])
+    }
+
+    @Test func withContainerInsideATaskLocalBindingWins() async throws {
+        let outer = try Self.labelled("outer")
+        let inner = try Self.labelled("inner")
+        let labels = await Container.$current.withValue(outer) {
+            await Task.yield()
+            let nested = withContainer(inner) { AmbientProbe().label }
+            return [nested, AmbientProbe().label]
+        }
+        #expect(labels == ["inner", "outer"])
+    }
+
+    @Test func childAndUnstructuredTasksInheritTheBinding() async throws {
+        let checkout = try Self.labelled("checkout")
+        let labels = await withContainer(checkout) {
+            async let fromAsyncLet = AmbientProbe().label
+            let fromGroup = await withTaskGroup(of: String.self) { group in
+                group.addTask { AmbientProbe().label }
+                return await group.next() ?? "none"
+            }
+            return [await fromAsyncLet, fromGroup]
+        }
+        // A task made inside a synchronous binding keeps it after that binding has returned.
+        let task = withContainer(checkout) { Task { AmbientProbe().label } }
+        #expect(labels + [await task.value] == ["checkout", "checkout", "checkout"])
+        #expect(await Task.detached { AmbientProbe().label }.value == "none")
+    }
+
+    @Test func parallelTasksEachSeeTheirOwnBinding() async throws {
+        let app = try Self.labelled("app")
+        let containers = try (0..<8).map { try Self.labelled("task \($0)", parent: app) }
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for container in containers {
+                group.addTask {
+                    await withContainer(container) {
+                        var mismatches = 0
+                        for round in 0..<200 {
+                            if round % 16 == 0 { await Task.yield() }
+                            if AmbientProbe().label != container.name { mismatches += 1 }
+                        }
+                        return mismatches
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func parallelThreadsEachSeeTheirOwnBinding() async throws {
+        let app = try Self.labelled("app")
+        let containers = try (0..<8).map { try Self.labelled("thread \($0)", parent: app) }
+        let results = try #require(await raceOnThreads(8) { index in
+            let container = containers[index]
+            let bound = withContainer(container) {
+                (0..<500).allSatisfy { _ in AmbientProbe().label == container.name }
+            }
+            // Once the binding returned, this thread sees the shared container again (no logger there).
+            return bound && AmbientProbe().label == "none"
+        }, "threads hung")
+        #expect(results == Array(repeating: true, count: 8))
     }
 }

@@ -3,8 +3,9 @@ import BenchmarkFixtures
 import DICore
 
 // Relationship types (Lazy, Provider, AsyncProvider) against the direct resolves they stand for, in the same
-// run: `Container.lazy-read*` against `Container.resolve-singleton` and `Container.stored-property-read` (the
-// floor: a hand-written `let`), `Container.provider-*` against `Container.resolve-transient` /
+// run: `Container.lazy-read*` against `Container.resolve-singleton` and the floors, a hand-written stored
+// property (`Container.stored-property-read`, a `let`; `Container.stored-var-read`, a `var`, loaded on every
+// read as a Lazy's value is), `Container.provider-*` against `Container.resolve-transient` /
 // `Container.resolve-singleton`, `Container.async-provider-*` against `Container.resolve-async-*`.
 
 /// Registers the relationship rows on `app`, whose services `registerServices(in:)` registered and whose
@@ -32,6 +33,18 @@ func relationshipBenchmarks(app: Container) {
     Benchmark("Container.stored-property-read", configuration: Scenario.micro) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(holder.logger)
+        }
+    }
+
+    // The like-for-like floor: a stored `let` never changes, so the optimizer hoists the read above out of
+    // the loop and passes blackHole the field's address (no load at all per iteration), while a Lazy's
+    // published value is an atomic word it must load every time. A stored `var` may change behind the opaque
+    // blackHole call, so it is loaded on every iteration, as the Lazy's value is: one load of the property,
+    // the value passed on without a retain (the Lazy rows retain nothing either).
+    let mutableHolder = StoredLogger(try! app.resolve(Logger.self))
+    Benchmark("Container.stored-var-read", configuration: Scenario.micro) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(mutableHolder.logger)
         }
     }
 
@@ -82,6 +95,13 @@ func relationshipBenchmarks(app: Container) {
     }
 
     asyncProviderBenchmarks(app: app)
+}
+
+/// The owner of a stored `var`, read without exclusivity checks (as a `let` is), for `stored-var-read`.
+final class StoredLogger {
+    @exclusivity(unchecked) var logger: Logger
+
+    init(_ logger: Logger) { self.logger = logger }
 }
 
 /// `AsyncProvider` calls against the `resolveAsync` they stand for, for an async singleton and transient.

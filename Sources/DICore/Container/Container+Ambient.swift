@@ -40,10 +40,22 @@ extension Container {
     /// The container property wrappers resolve from right now: inside a factory running on this thread or
     /// task, the container its dependencies come from; elsewhere ``current``.
     @usableFromInline
-    package static var ambient: Container {
-        if let resolving = ResolutionStack.innermostContainer { return resolving }
-        if let resolving = AsyncResolution.currentIfActive?.container { return resolving }
-        return current
+    package static var ambient: Container { ambientReference.object }
+
+    /// ``ambient`` without a retain, for the wrappers that resolve at once (`@Inject`): it is kept alive by
+    /// what made it ambient (the factory's build, the async resolution, the `current` binding, or
+    /// ``shared``), all of which outlast the caller's synchronous use.
+    ///
+    /// The binding is read in place rather than through `current`: the same lookup, without `current`'s copy
+    /// of the container (a retain and a release per property, which the side table of a child container
+    /// makes several times dearer than the lookup).
+    @usableFromInline
+    package static var ambientReference: Unsafe.Unowned<Container> {
+        // Held by the build under way on this thread (the caller of `ResolutionStack.enter` keeps it).
+        if let resolving = ResolutionStack.innermostContainer { return Unsafe.Unowned(resolving) }
+        // Held by the async resolution node, which the task's binding keeps.
+        if let resolving = AsyncResolution.currentIfActive?.container { return Unsafe.Unowned(resolving) }
+        return Unsafe.boundObject(of: $current) ?? Unsafe.Unowned(shared)
     }
 }
 

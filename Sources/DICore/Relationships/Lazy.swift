@@ -17,10 +17,10 @@
 /// from — honouring `T`'s lifetime; the result is then kept, so a `Lazy` of a transient builds one instance.
 ///
 /// The first read resolves exactly once even when many threads read at the same moment (the others wait,
-/// holding no lock); later reads cost one atomic load. A failed first read keeps nothing, and the next read
-/// tries again. `value` returns the service as any getter does, so the caller retains and releases it (a
-/// throwing property cannot lend its value out); on a hot path, ``withValue(_:)`` lends it to a closure and
-/// costs what a stored-property read does.
+/// holding no lock); later reads cost one atomic load and the value, what reading a stored property costs.
+/// A failed first read keeps nothing, and the next read tries again. `value` returns the service as any
+/// getter does, so the caller owns its reference (a retain, as for a stored property read into a local);
+/// ``withValue(_:)`` lends it to a closure instead, without that retain.
 ///
 /// A cycle `A → Lazy<B> → B → A` is no construction cycle: `A` is built with a `Lazy` it does not read
 /// during construction. Reading it while `B` or `A` is still being built is a cycle, and throws
@@ -68,8 +68,8 @@ public struct Lazy<Service> {
     @inlinable
     public var value: Service {
         get throws {
-            if let value = storage.slot.builtValue(as: Service.self) { return value }
-            return try storage.resolve()
+            if let address = storage.address { return address.pointee }
+            return try storage.resolve().pointee
         }
     }
 
@@ -77,8 +77,8 @@ public struct Lazy<Service> {
     /// the retain and release that returning it from `value` costs.
     ///
     /// A throwing property cannot lend its value out, so `value` hands the caller its own reference. Where a
-    /// `Lazy` is read in a hot loop, read it through a closure instead: after the first read this costs an
-    /// atomic load and the closure, what reading a stored property costs.
+    /// `Lazy` is read in a hot loop and the service is only used, read it through a closure instead: after the
+    /// first read this costs an atomic load and the closure.
     ///
     /// ```swift
     /// for order in orders {
@@ -92,7 +92,8 @@ public struct Lazy<Service> {
     /// - Throws: What `value` throws (nothing is kept; the next read tries again), or what `body` throws.
     @inlinable
     public func withValue<Result>(_ body: (Service) throws -> Result) throws -> Result {
-        try storage.slot.withBuiltValue(as: Service.self, orBuild: { try storage.resolve() }, body)
+        if let address = storage.address { return try body(address.pointee) }
+        return try body(storage.resolve().pointee)
     }
 
     /// Whether the service was resolved (a read has succeeded).
@@ -101,7 +102,7 @@ public struct Lazy<Service> {
     /// if checkout.payments.isResolved { … }
     /// ```
     public var isResolved: Bool {
-        storage.slot.builtValue(as: Service.self) != nil
+        storage.address != nil
     }
 }
 

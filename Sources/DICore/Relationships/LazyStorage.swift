@@ -1,15 +1,15 @@
-/// What a `Lazy` shares between its copies: the once-slot its value is published in, and what it needs to
-/// resolve it.
+/// What a `Lazy` shares between its copies: the value once it is resolved, and what it needs to resolve it.
 ///
-/// The slot is an `InstanceSlot` with lock-free reads, the one a singleton uses, so the first read goes
-/// through the same build-and-wait state machine (`BuildCoordinator`): exactly once under concurrency, a
-/// cycle reported instead of a hang, no lock held while resolving.
+/// The first read builds through an `InstanceSlot`, the one a singleton uses, so it goes through the same
+/// build-and-wait state machine (`BuildCoordinator`): exactly once under concurrency, a cycle reported
+/// instead of a hang, no lock held while resolving. The built value is then published in an
+/// `Unsafe.OnceValue`, which later reads borrow in place: one atomic load and the value, as a stored property
+/// costs, instead of the slot's box, its cast and a second pointer hop.
 ///
-/// Why this class is `Sendable` whatever `Service` is: the value lives in the slot as an `InstanceBox`
-/// behind the slot's `Unsafe.AtomicReference`; only `Lazy`, which is `Sendable` for a `Sendable` service
-/// alone, hands it out.
+/// `Sendable` when `Service` is, as `Lazy` is: the published value is an `Unsafe.OnceValue`, `Sendable`
+/// under the same condition, and the slot keeps its box behind an `Unsafe.AtomicReference`.
 @usableFromInline
-final class LazyStorage<Service>: Sendable {
+final class LazyStorage<Service> {
     /// What the first read resolves: a type under a name, or a key of the keypath registry.
     enum Request: Sendable {
         case type(name: String?)
@@ -21,7 +21,11 @@ final class LazyStorage<Service>: Sendable {
         }
     }
 
-    @usableFromInline let slot = InstanceSlot(retention: .strong, lockFreeReads: true)
+    /// The resolved value; empty until a read succeeds, then never replaced.
+    @usableFromInline let published = Unsafe.OnceValue<Service>()
+    /// Where the first read builds: readers that arrive during that build wait here, and a read of the
+    /// `Lazy` from inside its own target's build finds the build under way (a cycle).
+    private let slot = InstanceSlot(retention: .strong, lockFreeReads: true)
     /// The target's registration when the `Lazy` was made; it names the build in cycle errors.
     private let target: Registration
     private let request: Request
@@ -45,12 +49,18 @@ final class LazyStorage<Service>: Sendable {
         request = .type(name: nil)
         origin = RelationshipOrigin(handBuilt: Lazy<Service>.self, kind: .deferred, location: location)
         container = nil
-        _ = try? slot.once(describedBy: target, resolution: .currentThread) { InstanceBox(value) }
+        _ = published.storeIfEmpty(value)
     }
 
-    /// The first read (or one racing it): resolves once, or waits for the read that does.
+    /// The address of the resolved value, `nil` until a read succeeds; valid for the storage's life.
+    @inlinable @inline(__always)
+    var address: UnsafePointer<Service>? { published.address }
+
+    /// The first read (or one racing it): resolves once, or waits for the read that does, then publishes the
+    /// value. Returns the address of the published value, valid for the storage's life.
     @usableFromInline @inline(never)
-    func resolve() throws -> Service {
+    func resolve() throws -> UnsafePointer<Service> {
+        if let address = published.address { return address }
         do {
             let (box, _) = try slot.once(describedBy: target, resolution: .currentThread) {
                 guard let container else { throw origin.released(Service.self, name: request.name) }
@@ -59,9 +69,13 @@ final class LazyStorage<Service>: Sendable {
                 case .key(let key): return InstanceBox(try container.resolve(key))
                 }
             }
-            return unsafeDowncast(box, to: InstanceBox<Service>.self).value
+            // The builder and every reader that waited for it publish the same box's value; the first store
+            // wins and the others get its address.
+            return published.storeIfEmpty(unsafeDowncast(box, to: InstanceBox<Service>.self).value)
         } catch {
             throw origin.deferring(error)
         }
     }
 }
+
+extension LazyStorage: Sendable where Service: Sendable {}

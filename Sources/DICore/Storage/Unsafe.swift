@@ -18,6 +18,9 @@ import Synchronization
 ///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
 ///   replaced for the life of its slot; a replaced registration table is retired, not freed, until no read
 ///   section can see it; a lock-protected reference is read under that lock.
+/// - **Task-local objects** (`boundObject(of:)`) are read where the binding that holds them stores them: a
+///   binding outlives every synchronous use made inside its scope, in its task, its child tasks and (for a
+///   binding made outside any task) its thread, and a task made inside it keeps its own copy.
 /// - **Once values** (`OnceValue`) are written once, before the address is published, and freed only by
 ///   their owner's `deinit`, after which no reader can hold the owner; a reader borrows the value in place.
 /// - **The `Sendable` claim** (`SendableReference`, and `AtomicReference`'s): what crosses threads through
@@ -196,6 +199,30 @@ extension Unsafe {
         }
     }
 }
+
+extension Unsafe {
+    /// The object `local` is bound to for the calling code, unretained; `nil` where nothing binds it (its
+    /// default value applies).
+    ///
+    /// `TaskLocal.get()` finds the binding the same way and then copies the value out, a retain and a
+    /// release that cost more than the lookup when the object has a side table (every child container has
+    /// one). This asks the runtime for the binding's own storage instead: the lookup `get()` makes, through
+    /// the entry point it calls, with the key it passes (the `TaskLocal` object), so the answer is the same
+    /// binding. The object is valid while the binding is, which covers every synchronous use the caller
+    /// makes of it (see `Unsafe`).
+    @inlinable @inline(__always)
+    package static func boundObject<Object: AnyObject & Sendable>(of local: TaskLocal<Object>) -> Unowned<Object>? {
+        guard let storage = taskLocalValueAddress(UnsafeRawPointer(Unmanaged.passUnretained(local).toOpaque()))
+        else { return nil }
+        return Unowned(address: storage.load(as: UnsafeRawPointer.self))
+    }
+}
+
+/// The Swift runtime's task-local lookup, which `TaskLocal.get()` calls: the address of the value bound to
+/// `key` (a `TaskLocal` object) in the current task, or on the current thread outside any task; `nil` when
+/// unbound.
+@usableFromInline @_silgen_name("swift_task_localValueGet")
+func taskLocalValueAddress(_ key: UnsafeRawPointer) -> UnsafeRawPointer?
 
 extension Unsafe.Unowned: Sendable where Object: Sendable {}
 extension Unsafe.OnceValue: Sendable where Value: Sendable {}
