@@ -55,20 +55,6 @@ package final class InstanceSlot: Sendable {
         box.load()?.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
     }
 
-    /// Calls `body` with the published instance of a `lockFreeReads` slot, borrowed: one atomic load and no
-    /// reference counting of the box or the instance (the published box lives as long as the slot). Calls
-    /// `body` with the result of `build` instead while nothing is published. `Service` must be the type of the
-    /// boxes the slot holds.
-    @inlinable
-    package func withBuiltValue<Service, Result>(
-        as _: Service.Type,
-        orBuild build: () throws -> Service,
-        _ body: (Service) throws -> Result
-    ) throws -> Result {
-        guard let built = box.load() else { return try body(build()) }
-        return try built.with { try body(unsafeDowncast($0, to: InstanceBox<Service>.self).value) }
-    }
-
     /// Empties a resettable slot and returns the box it held. `.singleton` slots are never reset.
     package func reset() -> AnyObject? {
         guard !lockFreeReads else { return nil }
