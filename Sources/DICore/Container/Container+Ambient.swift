@@ -51,8 +51,8 @@ extension Container {
     /// makes several times dearer than the lookup).
     @usableFromInline
     package static var ambientReference: Unsafe.Unowned<Container> {
-        // Held by the build under way on this thread (the caller of `ResolutionStack.enter` keeps it).
-        if let resolving = ResolutionStack.innermostContainer { return Unsafe.Unowned(resolving) }
+        // Held by the build under way on this thread (the caller of `enterBuild` keeps it).
+        if let resolving = ResolutionStack.innermostContainer { return resolving }
         // Held by the async resolution node, which the task's binding keeps.
         if let resolving = AsyncResolution.currentIfActive?.container { return Unsafe.Unowned(resolving) }
         return Unsafe.boundObject(of: $current) ?? Unsafe.Unowned(shared)

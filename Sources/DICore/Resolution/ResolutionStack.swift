@@ -100,11 +100,12 @@ final class ResolutionStack {
     }
 
     /// The container of the innermost build on this thread, `nil` when no factory is running here; reads
-    /// without creating a stack or retaining it, because property wrappers ask on every injection.
-    static var innermostContainer: Container? {
+    /// without creating a stack or retaining either, because property wrappers ask on every injection; the
+    /// frame's build keeps the container alive while it runs.
+    static var innermostContainer: Unsafe.Unowned<Container>? {
         guard let pointer = c_di_resolution_stack_get() else { return nil }
         return Unsafe.Unowned<ResolutionStack>(address: pointer).with { stack in
-            stack.depth == 0 ? nil : stack.frames[stack.depth - 1].container
+            stack.depth == 0 ? nil : stack.frames[stack.depth - 1].containerReference
         }
     }
 
