@@ -30,7 +30,8 @@ package final class Registry: Sendable {
         var pending = PendingRegistrations()
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
         var pendingReplacesPublished = false
-        var lockedHits = 0
+        /// Lookups that took the lock because registrations were pending, since the last publish.
+        var lockedLookups = 0
         /// How many diagnostics taps watch this container; the table is tapped while it is above zero.
         var taps = 0
         /// Replaced tables not yet checked against the readers.
@@ -49,6 +50,9 @@ package final class Registry: Sendable {
         /// is given up.
         var handedOver: [RegistrationTable] = []
     }
+
+    /// How many lookups under the lock a container takes before it publishes its pending registrations.
+    static let lockedLookupsBeforePublishing = 4
 
     /// How many retired registrations pay for a process-wide barrier. A container whose retired tables hold
     /// fewer (a request's container, closed with a few registrations) hands them to `batch` instead, so that
@@ -115,11 +119,16 @@ package final class Registry: Sendable {
         guard hasPending else { return nil }
         return withState { state -> Registration? in
             // A publish may have folded the pending registrations into a newer table since the load above.
-            guard let found = state.pending[key] else { return state.table.registration(for: key) }
-            state.lockedHits += 1
-            // Publishing copies the whole table, so it waits until that copy is paid for: the pending map has
-            // grown to a quarter of the table, or lookups took the lock once for every 16 registrations.
-            if state.pending.count * 4 >= state.table.count || state.lockedHits * 16 >= state.table.count {
+            guard !state.pending.isEmpty else { return state.table.registration(for: key) }
+            let found = state.pending[key] ?? state.table.registration(for: key)
+            state.lockedLookups += 1
+            // Publishing builds a table and retires the old one, so it waits until that is paid for: a few
+            // lookups took the lock (a request's container, resolved from a few times, never publishes), and
+            // the pending map has grown to a quarter of the table, or lookups took the lock once for every
+            // 16 registrations.
+            if state.lockedLookups >= Self.lockedLookupsBeforePublishing,
+                state.pending.count * 4 >= state.table.count || state.lockedLookups * 16 >= state.table.count
+            {
                 publish(&state)
             }
             return found
@@ -213,7 +222,7 @@ package final class Registry: Sendable {
                 : state.table.registrations + state.pending.inOrder
             state.pending.removeAll()
             state.pendingReplacesPublished = false
-            state.lockedHits = 0
+            state.lockedLookups = 0
             let closed = RegistrationTable.closed(
                 observesResolutions: state.table.observesResolutions, isTapped: state.taps > 0
             )
@@ -263,7 +272,7 @@ package final class Registry: Sendable {
         )
         state.pending.removeAll()
         state.pendingReplacesPublished = false
-        state.lockedHits = 0
+        state.lockedLookups = 0
         install(table, &state)
     }
 
