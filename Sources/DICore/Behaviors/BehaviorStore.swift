@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The behaviours added to one container (not its ancestors').
-package final class BehaviorStore: Sendable {
+package struct BehaviorStore: Sendable {
     private let behaviors = Lock<[any ContainerBehavior]>([])
 
     /// How many behaviours were ever added to any container; while none were, registration skips the

@@ -43,6 +43,8 @@ extension Container {
     /// The `notRegistered` error for `key`, with what is needed to suggest close matches later; or
     /// `argumentMismatch` when the service is registered, but with runtime arguments.
     func missing(_ key: RegistrationKey, _ type: Any.Type, checkingArguments: Bool = true) -> ResolutionError {
+        // Closed while the lookup ran (its registrations went with the close): closed, not missing.
+        if isClosed { return closedError(type, name: key.name) }
         if checkingArguments, let mismatch = argumentMismatchIfRegisteredOtherwise(key, type) { return mismatch }
         let element = PathElement(missing: type, name: key.name, in: self)
         return ResolutionError(

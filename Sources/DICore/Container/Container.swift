@@ -141,10 +141,7 @@ public final class Container: Sendable {
 
     /// The instances this container holds, oldest first; each slot appears once.
     package var heldInstances: [HeldInstance] {
-        held.withLock { held in
-            var seen = Set<ObjectIdentifier>()
-            return held.instances.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
-        }
+        held.withLock { held in Self.distinct(held.instances) }
     }
 
     /// Forgets the held instances of `registration` (replaced or reset) and returns them.
@@ -162,9 +159,23 @@ public final class Container: Sendable {
         held.withLock { held in
             defer { held.instances.removeAll() }
             held.isClosed = true
-            var seen = Set<ObjectIdentifier>()
-            return held.instances.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
+            return Self.distinct(held.instances)
         }
+    }
+
+    /// `instances` with each slot once, oldest first. A few (a request's container holds two or three) are
+    /// compared directly, with no set to build.
+    private static func distinct(_ instances: [HeldInstance]) -> [HeldInstance] {
+        if instances.count <= 8 {
+            var result: [HeldInstance] = []
+            result.reserveCapacity(instances.count)
+            for instance in instances where !result.contains(where: { $0.slot === instance.slot }) {
+                result.append(instance)
+            }
+            return result
+        }
+        var seen = Set<ObjectIdentifier>()
+        return instances.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
     }
 }
 

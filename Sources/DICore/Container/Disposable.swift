@@ -21,7 +21,9 @@ extension Container {
     /// afterwards it refuses to resolve (`containerClosed`) and to register.
     ///
     /// Closing twice does nothing more. The memory of the instances is released as soon as no resolve that
-    /// started before `close()` is still running.
+    /// started before `close()` is still running; for a container that held only a few registrations (a
+    /// request's), while other threads resolve too, with the next process-wide batch of retired tables,
+    /// which a server fills within a few dozen requests (see <doc:Performance>).
     public func close() {
         guard let registrations = markClosed() else { return }
         for child in children.reversed() { child.close() }

@@ -21,20 +21,32 @@ import Darwin
 /// Every pthread call is checked: a failure means memory corruption or a destroyed lock, and continuing
 /// would hand out the state unguarded. Debug builds use an error-checking mutex, which reports a relock
 /// by the owner or an unlock by another thread instead of deadlocking or corrupting silently.
-package final class Lock<State: ~Copyable>: @unchecked Sendable {
-    /// The mutex and the condition, in one allocation.
-    private struct Primitives {
+package struct Lock<State: ~Copyable>: @unchecked Sendable {
+    /// The mutex and the condition, in the header of the one allocation that also holds the state.
+    package struct Primitives {
         var mutex = pthread_mutex_t()
         var condition = pthread_cond_t()
     }
 
-    private let primitives: UnsafeMutablePointer<Primitives>
-    private var state: State
+    /// The primitives and the state, in one heap object (a `ManagedBuffer` keeps both at fixed addresses,
+    /// which the pthread calls need): a lock costs one allocation, as `NIOLock` does.
+    private final class Storage: ManagedBuffer<Primitives, State> {
+        deinit {
+            withUnsafeMutablePointers { primitives, state in
+                Lock.check(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
+                Lock.check(pthread_mutex_destroy(&primitives.pointee.mutex), "pthread_mutex_destroy")
+                _ = state.deinitialize(count: 1)
+            }
+        }
+    }
+
+    private let storage: Storage
 
     package init(_ initialState: consuming sending State) {
-        state = initialState
-        primitives = .allocate(capacity: 1)
-        primitives.initialize(to: Primitives())
+        let buffer = Storage.create(minimumCapacity: 1) { _ in Primitives() }
+        storage = unsafeDowncast(buffer, to: Storage.self)
+        let (primitives, state) = storage.withUnsafeMutablePointers { ($0, $1) }
+        state.initialize(to: initialState)
         var attributes = pthread_mutexattr_t()
         Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
         #if DEBUG
@@ -45,33 +57,33 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
         Self.check(pthread_cond_init(&primitives.pointee.condition, nil), "pthread_cond_init")
     }
 
-    deinit {
-        Self.check(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
-        Self.check(pthread_mutex_destroy(&primitives.pointee.mutex), "pthread_mutex_destroy")
-        primitives.deinitialize(count: 1)
-        primitives.deallocate()
+    /// The addresses of the primitives and the state: fixed for the life of `storage`, which `self` keeps.
+    private var pointers: (primitives: UnsafeMutablePointer<Primitives>, state: UnsafeMutablePointer<State>) {
+        storage.withUnsafeMutablePointers { ($0, $1) }
     }
 
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        lock()
-        defer { unlock() }
-        return try body(&state)
+        let (primitives, state) = pointers
+        Self.check(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
+        defer { Self.check(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
+        return try body(&state.pointee)
     }
 
     /// Runs `body` with exclusive access if nobody holds the lock; `nil` without running it otherwise.
     package func withLockIfAvailable<Result: ~Copyable, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result
     ) throws(E) -> sending Result? {
+        let (primitives, state) = pointers
         let status = pthread_mutex_trylock(&primitives.pointee.mutex)
         guard status == 0 else {
             Self.check(status == EBUSY ? 0 : status, "pthread_mutex_trylock")
             return nil
         }
-        defer { unlock() }
-        return try body(&state)
+        defer { Self.check(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
+        return try body(&state.pointee)
     }
 
     /// Runs `body` with exclusive access until it returns a result: while it returns `nil`, gives the lock
@@ -79,10 +91,11 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
     package func withLockAwaiting<Result, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result?
     ) throws(E) -> sending Result {
-        lock()
-        defer { unlock() }
+        let (primitives, state) = pointers
+        Self.check(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
+        defer { Self.check(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
         while true {
-            if let result = try body(&state) { return result }
+            if let result = try body(&state.pointee) { return result }
             Self.check(
                 pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex), "pthread_cond_wait"
             )
@@ -92,18 +105,10 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
     /// Wakes every thread sleeping in `withLockAwaiting(_:)`, which then run their `body` again. Change
     /// the state they wait for under the lock first, so that no wake-up is lost.
     package func broadcast() {
-        Self.check(pthread_cond_broadcast(&primitives.pointee.condition), "pthread_cond_broadcast")
+        Self.check(pthread_cond_broadcast(&pointers.primitives.pointee.condition), "pthread_cond_broadcast")
     }
 
-    private func lock() {
-        Self.check(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
-    }
-
-    private func unlock() {
-        Self.check(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock")
-    }
-
-    private static func check(_ status: Int32, _ call: StaticString) {
+    fileprivate static func check(_ status: Int32, _ call: StaticString) {
         precondition(status == 0, "DIToolkit's lock: \(call) failed with error \(status).")
     }
 }

@@ -1,5 +1,6 @@
 /// Registrations added since a container last published its table: an open-addressing index on the same
-/// cheap hash as `RegistrationTable`, kept in insertion order.
+/// cheap hash as `RegistrationTable`, kept in insertion order. A few entries are scanned instead, so that a
+/// container that registers two or three (one per request) builds no index.
 ///
 /// A `Dictionary` would hash every key with SipHash on each insert and again on every resize, which was most
 /// of the cost of registering 100,000 services; and publishing would have to sort its values back into
@@ -15,8 +16,13 @@ struct PendingRegistrations {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Up to this many entries (a request's container registers two or three) are found by a linear scan of
+    /// `hashes`, with no index to build.
+    private static let linearLimit = 8
+
     /// The pending registration for `key`.
     subscript(key: RegistrationKey) -> Registration? {
+        if buckets.isEmpty { return linearPosition(of: key, hash: key.tableHash).flatMap { ordered[$0] } }
         guard let bucket = bucket(of: key, hash: key.tableHash), buckets[bucket] >= 0 else { return nil }
         return ordered[Int(buckets[bucket])]
     }
@@ -24,9 +30,22 @@ struct PendingRegistrations {
     /// Adds `registration`, replacing a pending one of the same key; returns the replaced one.
     @discardableResult
     mutating func insert(_ registration: Registration) -> Registration? {
+        let hash = registration.key.tableHash
+        if buckets.isEmpty, ordered.count < Self.linearLimit {
+            var replaced: Registration?
+            if let position = linearPosition(of: registration.key, hash: hash) {
+                replaced = ordered[position]
+                ordered[position] = nil
+            } else {
+                count += 1
+            }
+            ordered.append(registration)
+            hashes.append(hash)
+            return replaced
+        }
         // Open addressing stays fast while at most half the buckets are used.
         if (ordered.count + 1) * 2 > buckets.count { grow() }
-        let bucket = bucket(of: registration.key, hash: registration.key.tableHash)!
+        let bucket = bucket(of: registration.key, hash: hash)!
         var replaced: Registration?
         if buckets[bucket] >= 0 {
             replaced = ordered[Int(buckets[bucket])]
@@ -36,8 +55,16 @@ struct PendingRegistrations {
         }
         buckets[bucket] = Int32(ordered.count)
         ordered.append(registration)
-        hashes.append(registration.key.tableHash)
+        hashes.append(hash)
         return replaced
+    }
+
+    /// The position in `ordered` of the live entry for `key`, found by a scan (while there is no index).
+    private func linearPosition(of key: RegistrationKey, hash: UInt) -> Int? {
+        for position in hashes.indices where hashes[position] == hash && ordered[position]?.key == key {
+            return position
+        }
+        return nil
     }
 
     /// The pending registrations, oldest first.

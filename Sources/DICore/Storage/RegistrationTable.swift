@@ -28,14 +28,35 @@ package final class RegistrationTable: Sendable {
     /// slow path.
     @usableFromInline package let needsSlowPath: Bool
 
+    /// Set on the tables every container shares (`empty`, `closed`): they live for the process and are never
+    /// retired.
+    let isShared: Bool
+
     package var count: Int { registrations.count }
+
+    /// The table a new container starts with; shared, so that making a container builds no table.
+    static let empty = RegistrationTable([], isShared: true)
+
+    /// The closed tables, one per combination of the other flags: shared, so that closing builds no table.
+    private static let closedTables = [false, true].flatMap { observes in
+        [false, true].map { tapped in
+            RegistrationTable([], isClosed: true, observesResolutions: observes, isTapped: tapped, isShared: true)
+        }
+    }
+
+    /// The shared empty closed table with these flags.
+    static func closed(observesResolutions: Bool, isTapped: Bool) -> RegistrationTable {
+        closedTables[(observesResolutions ? 2 : 0) + (isTapped ? 1 : 0)]
+    }
 
     package init(
         _ registrations: [Registration],
         isClosed: Bool = false,
         observesResolutions: Bool = false,
-        isTapped: Bool = false
+        isTapped: Bool = false,
+        isShared: Bool = false
     ) {
+        self.isShared = isShared
         self.registrations = registrations
         self.isClosed = isClosed
         self.observesResolutions = observesResolutions

@@ -30,7 +30,8 @@ package final class Registry: Sendable {
         var pending = PendingRegistrations()
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
         var pendingReplacesPublished = false
-        var lockedHits = 0
+        /// Lookups that took the lock because registrations were pending, since the last publish.
+        var lockedLookups = 0
         /// How many diagnostics taps watch this container; the table is tapped while it is above zero.
         var taps = 0
         /// Replaced tables not yet checked against the readers.
@@ -45,11 +46,33 @@ package final class Registry: Sendable {
         /// Tables freed under the lock, released once it is given up (their registrations' instances may
         /// run `deinit`s that call back into the container).
         var freed: [RegistrationTable] = []
+        /// Retired tables too few to pay for a barrier of their own, handed to `Registry.batch` once the lock
+        /// is given up.
+        var handedOver: [RegistrationTable] = []
     }
 
+    /// How many lookups under the lock a container takes before it publishes its pending registrations.
+    static let lockedLookupsBeforePublishing = 4
+
+    /// How many retired registrations pay for a process-wide barrier. A container whose retired tables hold
+    /// fewer (a request's container, closed with a few registrations) hands them to `batch` instead, so that
+    /// a server pays for one barrier per batch of requests, not one per request.
+    static let barrierMinimum = 64
+
+    /// The retired tables of many containers, freed together once they hold `barrierMinimum` registrations.
+    private static let batch = Lock(Batch())
+
+    private struct Batch {
+        var retired: [RegistrationTable] = []
+        var waiting: [(tables: [RegistrationTable], readers: TableReclamation.Readers)] = []
+        /// The registrations the retired and waiting tables hold.
+        var registrations = 0
+        var reclaimAt = Registry.barrierMinimum
+    }
 
     package init() {
-        let table = RegistrationTable([])
+        // Every container starts with the shared empty table: making one builds no table.
+        let table = RegistrationTable.empty
         published = Unsafe.AtomicReference(table)
         state = Lock(State(table: table))
     }
@@ -94,14 +117,18 @@ package final class Registry: Sendable {
         }
         if let found { return found }
         guard hasPending else { return nil }
-        defer { releaseFreed() }
-        return state.withLock { state -> Registration? in
+        return withState { state -> Registration? in
             // A publish may have folded the pending registrations into a newer table since the load above.
-            guard let found = state.pending[key] else { return state.table.registration(for: key) }
-            state.lockedHits += 1
-            // Publishing copies the whole table, so it waits until that copy is paid for: the pending map has
-            // grown to a quarter of the table, or lookups took the lock once for every 16 registrations.
-            if state.pending.count * 4 >= state.table.count || state.lockedHits * 16 >= state.table.count {
+            guard !state.pending.isEmpty else { return state.table.registration(for: key) }
+            let found = state.pending[key] ?? state.table.registration(for: key)
+            state.lockedLookups += 1
+            // Publishing builds a table and retires the old one, so it waits until that is paid for: a few
+            // lookups took the lock (a request's container, resolved from a few times, never publishes), and
+            // the pending map has grown to a quarter of the table, or lookups took the lock once for every
+            // 16 registrations.
+            if state.lockedLookups >= Self.lockedLookupsBeforePublishing,
+                state.pending.count * 4 >= state.table.count || state.lockedLookups * 16 >= state.table.count
+            {
                 publish(&state)
             }
             return found
@@ -114,8 +141,7 @@ package final class Registry: Sendable {
         _ registration: Registration,
         check: (Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> Registration? {
-        defer { releaseFreed() }
-        return try state.withLock { state throws(RegistrationError) -> Registration? in
+        return try withState { state throws(RegistrationError) -> Registration? in
             if state.table.isClosed { throw RegistrationError.closed(registration) }
             let key = registration.key
             let inTable = state.table.registration(for: key)
@@ -138,8 +164,7 @@ package final class Registry: Sendable {
         all registrations: [Registration],
         check: (Registration, Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> [Registration] {
-        defer { releaseFreed() }
-        return try state.withLock { state throws(RegistrationError) -> [Registration] in
+        return try withState { state throws(RegistrationError) -> [Registration] in
             if let first = registrations.first, state.table.isClosed { throw RegistrationError.closed(first) }
             var staged: [RegistrationKey: Registration] = [:]
             for registration in registrations {
@@ -176,8 +201,7 @@ package final class Registry: Sendable {
         if let published = withTable({ table, hasPending in hasPending ? nil : table.registrations }) {
             return published
         }
-        defer { releaseFreed() }
-        return state.withLock { state in
+        return withState { state in
             if !state.pending.isEmpty { publish(&state) }
             return state.table.registrations
         }
@@ -187,15 +211,22 @@ package final class Registry: Sendable {
     /// registrations it held (their lifetimes release what they kept), or `nil` when it already was closed.
     ///
     /// The closed table holds no registrations, so once no reader is inside the old table, the
-    /// registrations and the instances only they kept (the `.singleton` ones) are freed with it.
+    /// registrations and the instances only they kept (the `.singleton` ones) are freed with it. Registrations
+    /// that were still pending were never in a table a lock-free reader could see: they go at once. The
+    /// closed table is a shared one, so closing builds none.
     package func close() -> [Registration]? {
-        defer { releaseFreed() }
-        return state.withLock { state -> [Registration]? in
+        withState { state -> [Registration]? in
             guard !state.table.isClosed else { return nil }
-            let registrations = state.table.registrations + state.pending.inOrder
+            let registrations = state.pending.isEmpty
+                ? state.table.registrations
+                : state.table.registrations + state.pending.inOrder
             state.pending.removeAll()
             state.pendingReplacesPublished = false
-            publish(&state, closing: true)
+            state.lockedLookups = 0
+            let closed = RegistrationTable.closed(
+                observesResolutions: state.table.observesResolutions, isTapped: state.taps > 0
+            )
+            install(closed, &state)
             return registrations
         }
     }
@@ -204,8 +235,7 @@ package final class Registry: Sendable {
 
     /// Publishes a table that sends resolves to the slow path, which reports them to resolution behaviours.
     package func observeResolutions() {
-        defer { releaseFreed() }
-        state.withLock { state in
+        withState { state in
             guard !state.table.observesResolutions else { return }
             publish(&state, observing: true)
         }
@@ -216,7 +246,7 @@ package final class Registry: Sendable {
     /// Adds (`+1`) or removes (`-1`) a diagnostics tap; while any is attached, resolves take the slow path,
     /// which reports them to the taps. Unlike behaviours, taps come off again.
     package func tap(_ delta: Int) {
-        state.withLock { state in
+        withState { state in
             let wasTapped = state.taps > 0
             state.taps = max(0, state.taps + delta)
             if wasTapped != (state.taps > 0) { publish(&state) }
@@ -228,42 +258,61 @@ package final class Registry: Sendable {
     /// Whether resolves must take the slow path (closed, or observed); one load of the published table.
     package var needsSlowPath: Bool { withTable { $0.needsSlowPath } }
 
-    private func publish(
-        _ state: inout State,
-        closing: Bool = false,
-        observing: Bool = false
-    ) {
-        var merged = closing ? [] : state.table.registrations
+    private func publish(_ state: inout State, observing: Bool = false) {
+        var merged = state.table.registrations
         if !state.pending.isEmpty {
             if state.pendingReplacesPublished { merged.removeAll { state.pending[$0.key] != nil } }
             merged += state.pending.inOrder
         }
         let table = RegistrationTable(
             merged,
-            isClosed: closing || state.table.isClosed,
+            isClosed: state.table.isClosed,
             observesResolutions: observing || state.table.observesResolutions,
             isTapped: state.taps > 0
         )
-        let old = state.table
-        state.table = table
         state.pending.removeAll()
         state.pendingReplacesPublished = false
-        state.lockedHits = 0
+        state.lockedLookups = 0
+        install(table, &state)
+    }
+
+    /// Makes `table` the live and published table (nothing pending), and retires the one it replaces.
+    private func install(_ table: RegistrationTable, _ state: inout State) {
+        let old = state.table
+        state.table = table
         storePublished(table, pending: false)
         retire(old, &state)
     }
 
     /// Keeps `table`, just replaced, until no reader can see it; once the replaced tables hold as many
     /// registrations as the live table, frees those no reader can see any more.
+    ///
+    /// The barrier that tells which readers could still see a table costs a system call that interrupts
+    /// every CPU running the process, so it is not paid for a few registrations: unless the calling thread is
+    /// the only one that ever read a table (then no barrier is needed), retired tables holding fewer than
+    /// `barrierMinimum` registrations are handed to a process-wide batch, freed together with those of other
+    /// containers.
     private func retire(_ table: RegistrationTable, _ state: inout State) {
+        // The shared empty and closed tables live for the process.
+        guard !table.isShared else { return }
         state.retired.append(table)
         state.retiredRegistrations += table.count
-        // Tables that held no registrations (a new container's first table) free nothing worth a barrier:
-        // they wait for the next reclamation, or for the container's end. A container made per request so
-        // pays for one barrier, when it closes, not one per publish.
+        // Tables that held no registrations free nothing worth a barrier: they wait for the next
+        // reclamation, or for the container's end.
         guard state.retiredRegistrations > 0, state.retiredRegistrations >= state.reclaimAt else { return }
+        let readers: TableReclamation.Readers
+        if let alone = TableReclamation.activeReadersWithoutBarrier() {
+            readers = alone
+        } else if state.waiting.isEmpty, state.retiredRegistrations < Self.barrierMinimum {
+            state.handedOver += state.retired
+            state.retired = []
+            state.retiredRegistrations = 0
+            return
+        } else {
+            readers = TableReclamation.activeReaders()
+        }
         // Readers inside a section now may still see the tables retired so far; later ones cannot.
-        state.waiting.append((state.retired, TableReclamation.activeReaders()))
+        state.waiting.append((state.retired, readers))
         state.retired = []
         state.waiting.removeAll { group in
             guard TableReclamation.haveMovedOn(group.readers) else { return false }
@@ -278,12 +327,48 @@ package final class Registry: Sendable {
         state.reclaimAt = state.waiting.isEmpty ? 0 : max(state.table.count, state.retiredRegistrations * 2)
     }
 
-    /// Releases the tables freed under the lock, now that it is given up.
-    private func releaseFreed() {
-        let freed = state.withLock { state -> [RegistrationTable] in
-            guard !state.freed.isEmpty else { return [] }
-            defer { state.freed = [] }
-            return state.freed
+    /// Runs `body` under the lock; then, with the lock given up, releases the tables freed meanwhile and
+    /// hands the batch the tables handed over.
+    private func withState<Result: Sendable, E: Error>(
+        _ body: (inout State) throws(E) -> Result
+    ) throws(E) -> Result {
+        let (result, freed, handedOver) = try state.withLock {
+            state throws(E) -> (Result, [RegistrationTable], [RegistrationTable]) in
+            let result = try body(&state)
+            guard !state.freed.isEmpty || !state.handedOver.isEmpty else { return (result, [], []) }
+            defer {
+                state.freed = []
+                state.handedOver = []
+            }
+            return (result, state.freed, state.handedOver)
+        }
+        _ = freed
+        if !handedOver.isEmpty { Self.handOver(handedOver) }
+        return result
+    }
+
+    /// Adds `tables`, retired by one container, to the process-wide batch; once the batch holds
+    /// `barrierMinimum` registrations, frees those no reader can see any more, after one barrier for all.
+    private static func handOver(_ tables: [RegistrationTable]) {
+        let freed = batch.withLock { batch -> [RegistrationTable] in
+            batch.retired += tables
+            batch.registrations = tables.reduce(batch.registrations) { $0 + $1.count }
+            guard batch.registrations >= batch.reclaimAt else { return [] }
+            batch.waiting.append((batch.retired, TableReclamation.activeReaders()))
+            batch.retired = []
+            var freed: [RegistrationTable] = []
+            batch.waiting.removeAll { group in
+                guard TableReclamation.haveMovedOn(group.readers) else { return false }
+                freed += group.tables
+                return true
+            }
+            batch.registrations = batch.waiting.reduce(0) { total, group in
+                group.tables.reduce(total) { $0 + $1.count }
+            }
+            // As for one container: while readers hold tables back, wait for twice as many before the next
+            // barrier.
+            batch.reclaimAt = max(Self.barrierMinimum, batch.registrations * 2)
+            return freed
         }
         _ = freed
     }
@@ -291,5 +376,10 @@ package final class Registry: Sendable {
     /// How many replaced tables are kept for readers right now (for tests of bounded memory).
     package var retiredTableCount: Int {
         state.withLock { state in state.retired.count + state.waiting.reduce(0) { $0 + $1.tables.count } }
+    }
+
+    /// How many replaced tables of all containers wait in the process-wide batch (for tests).
+    package static var batchedTableCount: Int {
+        batch.withLock { batch in batch.retired.count + batch.waiting.reduce(0) { $0 + $1.tables.count } }
     }
 }

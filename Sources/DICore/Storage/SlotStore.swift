@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// An entry keeps its registration alive, so that its `ObjectIdentifier` cannot be reused by a later
 /// registration while the slot exists.
-package final class SlotStore: Sendable {
+package struct SlotStore: Sendable {
     private let slots = Lock<[ObjectIdentifier: (registration: Registration, slot: InstanceSlot)]>([:])
 
     /// The slot for `registration`, created with `make` on first use.

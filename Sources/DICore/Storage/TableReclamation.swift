@@ -54,17 +54,36 @@ package enum TableReclamation {
         package var isEmpty: Bool { counts.isEmpty }
     }
 
-    /// The threads reading right now, seen after a process-wide barrier.
+    /// The threads reading right now, seen after a process-wide barrier (none is needed while the calling
+    /// thread is the only one that ever read a table).
     package static func activeReaders() -> Readers {
         readers.withLock { readers in
-            c_di_process_barrier()
-            var active: [(word: UInt, count: UInt)] = []
-            for word in readers.words {
-                let count = c_di_read_count_at(word)
-                if count & 1 == 1 { active.append((word, count)) }
-            }
-            return Readers(counts: active)
+            if !isCallerAlone(readers) { c_di_process_barrier() }
+            return active(readers)
         }
+    }
+
+    /// The threads reading right now when that is known without a barrier, because no thread but the caller
+    /// ever read a table; `nil` otherwise.
+    ///
+    /// The caller's own count needs no barrier, and a thread that starts reading later joins the list under
+    /// the same lock first, so it loads whatever the caller published before asking.
+    package static func activeReadersWithoutBarrier() -> Readers? {
+        readers.withLock { readers in isCallerAlone(readers) ? active(readers) : nil }
+    }
+
+    private static func isCallerAlone(_ readers: Registry) -> Bool {
+        let own = c_di_read_count_address()
+        return readers.words.allSatisfy { $0 == own }
+    }
+
+    private static func active(_ readers: Registry) -> Readers {
+        var active: [(word: UInt, count: UInt)] = []
+        for word in readers.words {
+            let count = c_di_read_count_at(word)
+            if count & 1 == 1 { active.append((word, count)) }
+        }
+        return Readers(counts: active)
     }
 
     /// Whether every thread of `readers` has left the section it was in (or exited).

@@ -1,0 +1,176 @@
+import DICore
+import DITestSupport
+import Foundation
+import Testing
+
+/// A container's registrations as a request's container uses them: found while still pending (past the few
+/// that are scanned), never built into a table by a container resolved from a few times, freed and disposed
+/// at its close; and the retired tables of many small containers freed together in a process-wide batch.
+@Suite struct RegistryTests {
+    /// Records the order of disposals, and how often each instance was disposed.
+    final class DisposalLog: Sendable {
+        private let entries = Lock<[String]>([])
+        func record(_ name: String) { entries.withLock { $0.append(name) } }
+        var disposed: [String] { entries.withLock { $0 } }
+    }
+
+    final class First: Disposable, Sendable {
+        let log: DisposalLog
+        let population: Population
+        init(_ log: DisposalLog, _ population: Population) {
+            self.log = log
+            self.population = population
+            population.born()
+        }
+        deinit { population.died() }
+        func dispose() { log.record("First") }
+    }
+
+    final class Second: Disposable, Sendable {
+        let log: DisposalLog
+        let population: Population
+        init(_ log: DisposalLog, _ population: Population) {
+            self.log = log
+            self.population = population
+            population.born()
+        }
+        deinit { population.died() }
+        func dispose() { log.record("Second") }
+    }
+
+    @Test func pendingRegistrationsAreFoundPastTheScannedFew() throws {
+        let app = Container(name: "app")
+        let child = app.child(name: "request")
+        for index in 0..<20 {
+            try child.register(Int.self, name: "key\(index)") { _ in index }
+        }
+        // Replacing keys registered before and after the scanned few moves them to the end, in order.
+        try child.register(Int.self, name: "key2") { _ in 102 }
+        try child.register(Int.self, name: "key15") { _ in 115 }
+        for index in 0..<20 {
+            let expected = index == 2 ? 102 : index == 15 ? 115 : index
+            #expect(try child.resolve(Int.self, name: "key\(index)") == expected)
+        }
+        let names = child.registry.all.compactMap(\.name)
+        #expect(names.count == 20)
+        #expect(names.suffix(2) == ["key2", "key15"])
+    }
+
+    /// What the request middleware of a server does: the child's registrations never reach a table, so its
+    /// close frees them at once — also here, where other tests' threads read containers — and disposes
+    /// newest first, once.
+    @Test func requestContainerFreesAndDisposesWithoutATable() throws {
+        let app = Container(name: "app")
+        try app.register(Int.self) { _ in 7 }
+        let log = DisposalLog()
+        let population = Population()
+        let child = app.child(name: "request", tags: ["request"])
+        try child.register(First.self, scope: .singleton) { _ in First(log, population) }
+        try child.register(Second.self, scope: .singleton) { _ in Second(log, population) }
+        _ = try child.resolve(First.self)
+        _ = try child.resolve(Second.self)
+        #expect(try child.resolve(Int.self) == 7)
+        #expect(population.alive == 2)
+        #expect(child.registry.retiredTableCount == 0, "the request's container built a table")
+
+        child.close()
+        #expect(log.disposed == ["Second", "First"])
+        #expect(population.alive == 0, "the closed container's singletons are still alive")
+        child.close()
+        #expect(log.disposed.count == 2, "an instance was disposed twice")
+        let error = #expect(throws: ResolutionError.self) { try child.resolve(First.self) }
+        #expect(error?.code == .containerClosed)
+        #expect(throws: RegistrationError.self) { try child.register(Int.self) { _ in 1 } }
+    }
+
+    /// In a process of its own, so that the count of batched tables is this test's alone. Another thread has
+    /// read a container, so that closing cannot free without a barrier: the small tables of the closed
+    /// containers go to the batch, which frees them after one barrier for many. (That thread then waits
+    /// outside any read section, so that what the batch frees does not depend on how the machine schedules
+    /// it; `childClosedWhileAnotherThreadResolvesThroughIt` races readers against closes.)
+    @Test func retiredTablesOfSmallContainersAreFreedInBatches() async {
+        let result = await #expect(
+            processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]
+        ) {
+            let app = Container(name: "app")
+            try app.register(Int.self) { _ in 7 }
+            let (ready, stop) = (Counter(), Counter())
+            let reader = Thread {
+                _ = try? app.resolve(Int.self)
+                ready.increment()
+                while stop.value == 0 { usleep(1_000) }
+            }
+            reader.start()
+            while ready.value == 0 { usleep(100) }
+            let log = DisposalLog()
+            let population = Population()
+            var mostBatched = 0
+            for _ in 0..<200 {
+                let child = app.child(name: "request", tags: ["request"])
+                do {
+                    try child.register(First.self, scope: .singleton) { _ in First(log, population) }
+                    try child.register(Second.self, scope: .singleton) { _ in Second(log, population) }
+                    // Enough lookups to publish the child's table, which its close then retires.
+                    for _ in 0..<4 {
+                        _ = try child.resolve(First.self)
+                        _ = try child.resolve(Second.self)
+                    }
+                } catch {
+                    print("failed: \(error)")
+                    exit(3)
+                }
+                child.close()
+                mostBatched = max(mostBatched, Registry.batchedTableCount)
+            }
+            stop.increment()
+            // 200 closed containers held 400 singletons; the batch frees them whenever it holds 64
+            // registrations (32 of these tables).
+            print("most batched tables: \(mostBatched), alive: \(population.alive)")
+            guard log.disposed.count == 400, mostBatched > 0 else { exit(2) }
+            exit(mostBatched <= 32 && population.alive <= 66 ? 0 : 1)
+        }
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("most batched tables:"), "\(output) \(errors)")
+    }
+
+    final class Unit: Disposable, Sendable {
+        let disposals: Counter
+        init(_ disposals: Counter) { self.disposals = disposals }
+        func dispose() { disposals.increment() }
+    }
+
+    /// A request's container closed while another thread still resolves through it: that thread gets the
+    /// instance or `containerClosed`, never freed memory, and the instance is disposed once.
+    @Test(.timeLimit(.minutes(1)))
+    func childClosedWhileAnotherThreadResolvesThroughIt() async throws {
+        let app = Container(name: "app")
+        try app.register(Int.self) { _ in 7 }
+        for round in 0..<100 {
+            let disposals = Counter()
+            let child = app.child(name: "request", tags: ["request"])
+            try child.register(Unit.self, scope: .singleton) { _ in Unit(disposals) }
+            let started = Counter()
+            let results = await raceOnThreads(2, within: .seconds(20)) { index -> String in
+                if index == 0 {
+                    while started.value == 0 {}
+                    child.close()
+                    return "closed"
+                }
+                while true {
+                    do {
+                        _ = try child.resolve(Unit.self)
+                        guard try child.resolve(Int.self) == 7 else { return "wrong value" }
+                        started.increment()
+                    } catch let error as ResolutionError where error.code == .containerClosed {
+                        return "closed"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            #expect(results == ["closed", "closed"], "round \(round)")
+            #expect(disposals.value == 1, "round \(round): disposed \(disposals.value) times")
+        }
+    }
+}
