@@ -84,6 +84,10 @@ static inline void c_di_read_begin(uintptr_t count) {
 /// Leaves the read section entered from `count`: even moves on to the next even count; odd (a nested
 /// section) leaves the outer section's odd count in place.
 static inline void c_di_read_end(uintptr_t count) {
+    // An opaque step for the compiler: Swift's optimizer may otherwise move the retain of a value read inside
+    // the section (the instance a resolve returns) after this store, when the table that keeps the value
+    // alive may already be freed.
+    __asm__ __volatile__("" ::: "memory");
     __atomic_store_n(&c_di_read_count, count + ((~count & 1) << 1), __ATOMIC_RELEASE);
 }
 
