@@ -135,8 +135,8 @@ def allocations(library, suffix, ops):
     return metrics["Malloc (total)"] / ops
 
 
-def resident_growth_mb(library):
-    metrics = results.get(f"{library}.memory-10M-resolves")
+def resident_growth_mb(library, suffix):
+    metrics = results.get(f"{library}.{suffix}")
     if not metrics or "RSS growth (KB)" not in metrics:
         return None
     return metrics["RSS growth (KB)"] / 1024.0
@@ -244,7 +244,7 @@ for suffix, title, ops, kind in SCENARIOS:
             value = speedup(library, suffix)
             text = f"{value:.2f}×" if value is not None else "—"
         else:
-            value = resident_growth_mb(library)
+            value = resident_growth_mb(library, suffix)
             text = f"{value:,.1f} MB" if value is not None else "—"
         values[library] = value
         cells.append(text)
