@@ -41,9 +41,14 @@ extension Container {
     /// Tells every behaviour about `registrations`, just applied to this container; no lock is held.
     ///
     /// Every behaviour is told about every registration even when some throw; the first failure is thrown
-    /// afterwards, as `behaviorFailed`.
-    package func reportRegistered(_ registrations: [Registration]) throws(RegistrationError) {
-        guard BehaviorStore.anyAdded, !registrations.isEmpty else { return }
+    /// afterwards, as `behaviorFailed`. `registrations` is evaluated only when a behaviour was ever added, so
+    /// that registering one service builds no array for nobody.
+    package func reportRegistered(
+        _ registrations: @autoclosure () -> [Registration]
+    ) throws(RegistrationError) {
+        guard BehaviorStore.anyAdded else { return }
+        let registrations = registrations()
+        guard !registrations.isEmpty else { return }
         let behaviors = effectiveBehaviors
         guard !behaviors.isEmpty else { return }
         var failures: [(behavior: any ContainerBehavior, registration: Registration, error: any Error)] = []

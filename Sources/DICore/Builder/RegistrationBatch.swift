@@ -148,9 +148,10 @@ final class RegistrationBatch: Sendable {
 extension Container {
     /// Stages `registrations` in the open `apply` batch of this container, if this code runs inside one.
     ///
-    /// - Returns: `true` when the registrations were staged (and must not be added now).
-    func staged(_ registrations: [Registration]) throws(RegistrationError) -> Bool {
+    /// - Returns: `true` when the registrations were staged (and must not be added now). `registrations` is
+    ///   evaluated only inside a batch.
+    func staged(_ registrations: @autoclosure () -> [Registration]) throws(RegistrationError) -> Bool {
         guard let batch = RegistrationBatch.active(for: self) else { return false }
-        return try batch.stage(registrations)
+        return try batch.stage(registrations())
     }
 }

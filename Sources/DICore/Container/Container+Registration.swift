@@ -97,9 +97,7 @@ extension Container {
     /// Adds a registration after checking its lifetime and the registrations it would replace, then tells
     /// the behaviours. Inside `apply(_:)` of assemblies, the registration is staged instead.
     package func add(_ registration: Registration) throws(RegistrationError) {
-        // The one-element arrays are made only when a batch or a behaviour will read them: the common
-        // registration allocates nothing here.
-        if let batch = RegistrationBatch.active(for: self), try batch.stage([registration]) { return }
+        if try staged([registration]) { return }
         if case .lifetime(let lifetime) = registration.scope.kind {
             try lifetime.validate(registration, in: self)
         }
@@ -108,7 +106,7 @@ extension Container {
             try self.check(registration, replacing: existing)
         }
         if let replaced { released(replaced) }
-        if BehaviorStore.anyAdded { try reportRegistered([registration]) }
+        try reportRegistered([registration])
     }
 
     /// Adds several registrations, all or none, then tells the behaviours. Inside `apply(_:)` of
