@@ -14,28 +14,27 @@ import Testing
         var disposed: [String] { entries.withLock { $0 } }
     }
 
-    final class First: Disposable, Sendable {
+    /// A disposable request service, counted while alive; registered twice, under the names "First" and
+    /// "Second", for two singletons of one request.
+    final class Member: Disposable, Sendable {
+        let name: String
         let log: DisposalLog
         let population: Population
-        init(_ log: DisposalLog, _ population: Population) {
+        init(_ name: String, _ log: DisposalLog, _ population: Population) {
+            self.name = name
             self.log = log
             self.population = population
             population.born()
         }
         deinit { population.died() }
-        func dispose() { log.record("First") }
+        func dispose() { log.record(name) }
     }
 
-    final class Second: Disposable, Sendable {
-        let log: DisposalLog
-        let population: Population
-        init(_ log: DisposalLog, _ population: Population) {
-            self.log = log
-            self.population = population
-            population.born()
+    /// Registers the two members in `child`, as singletons.
+    static func registerMembers(in child: Container, _ log: DisposalLog, _ population: Population) throws {
+        for name in ["First", "Second"] {
+            try child.register(Member.self, name: name, scope: .singleton) { _ in Member(name, log, population) }
         }
-        deinit { population.died() }
-        func dispose() { log.record("Second") }
     }
 
     @Test func pendingRegistrationsAreFoundPastTheScannedFew() throws {
@@ -65,10 +64,9 @@ import Testing
         let log = DisposalLog()
         let population = Population()
         let child = app.child(name: "request", tags: ["request"])
-        try child.register(First.self, scope: .singleton) { _ in First(log, population) }
-        try child.register(Second.self, scope: .singleton) { _ in Second(log, population) }
-        _ = try child.resolve(First.self)
-        _ = try child.resolve(Second.self)
+        try Self.registerMembers(in: child, log, population)
+        _ = try child.resolve(Member.self, name: "First")
+        _ = try child.resolve(Member.self, name: "Second")
         #expect(try child.resolve(Int.self) == 7)
         #expect(population.alive == 2)
         #expect(child.registry.retiredTableCount == 0, "the request's container built a table")
@@ -78,7 +76,7 @@ import Testing
         #expect(population.alive == 0, "the closed container's singletons are still alive")
         child.close()
         #expect(log.disposed.count == 2, "an instance was disposed twice")
-        let error = #expect(throws: ResolutionError.self) { try child.resolve(First.self) }
+        let error = #expect(throws: ResolutionError.self) { try child.resolve(Member.self, name: "First") }
         #expect(error?.code == .containerClosed)
         #expect(throws: RegistrationError.self) { try child.register(Int.self) { _ in 1 } }
     }
@@ -108,12 +106,11 @@ import Testing
             for _ in 0..<200 {
                 let child = app.child(name: "request", tags: ["request"])
                 do {
-                    try child.register(First.self, scope: .singleton) { _ in First(log, population) }
-                    try child.register(Second.self, scope: .singleton) { _ in Second(log, population) }
+                    try RegistryTests.registerMembers(in: child, log, population)
                     // Enough lookups to publish the child's table, which its close then retires.
                     for _ in 0..<4 {
-                        _ = try child.resolve(First.self)
-                        _ = try child.resolve(Second.self)
+                        _ = try child.resolve(Member.self, name: "First")
+                        _ = try child.resolve(Member.self, name: "Second")
                     }
                 } catch {
                     print("failed: \(error)")
