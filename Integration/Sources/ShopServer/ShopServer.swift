@@ -128,8 +128,12 @@ public struct ShopServer: Sendable {
             let requests = RequestContainerMiddleware<BasicRequestContext>(
                 parent: server, tags: [requestTag, CartAssembly.sessionTag]
             ) { request, container in
-                let user = request.headers[userHeader] ?? "guest"
-                try container.autoregister(UserSession.self, scope: .singleton) { UserSession(user: user) }
+                // The header is read when a service first asks for the user (the cart and checkout routes do;
+                // products and health never pay for it).
+                let head = request.head
+                try container.autoregister(UserSession.self, scope: .singleton) {
+                    UserSession(user: head.headerFields[userHeader] ?? "guest")
+                }
             }
             try validate(shop, requests: requests)
 
