@@ -90,6 +90,29 @@ import Testing
         #expect(try child.resolve(Int.self) == 42)
     }
 
+    /// A container skips ancestors that never held a non-overridable registration; one added later, or by an
+    /// assembly (all at once), two levels up, must still be seen by a grandchild made before it.
+    @Test(arguments: [false, true])
+    func grandchildCannotShadowANonOverridableRegistrationAddedLater(byAssembly: Bool) throws {
+        let app = Container(name: "app")
+        let feature = app.child(name: "feature")
+        let request = feature.child(name: "request")
+        try request.register(String.self) { _ in "before" }
+        if byAssembly {
+            try app.apply(FinalIntAssembly())
+        } else {
+            try app.register(Int.self, overridable: false) { _ in 42 }
+        }
+        let error = try #require(throws: RegistrationError.self) { try request.register(Int.self) { _ in 0 } }
+        #expect(error.code == .alreadyRegistered)
+        #expect(error.description.contains("overridable: false"))
+        #expect(try request.resolve(Int.self) == 42)
+        #expect(try request.resolve(String.self) == "before")
+        // Other keys are still free to shadow.
+        try request.register(String.self) { _ in "after" }
+        #expect(try request.resolve(String.self) == "after")
+    }
+
     @Test func namedAndUnnamedNeverSatisfyEachOther() throws {
         let app = Container(name: "app")
         try app.register(String.self, name: "greeting") { _ in "hello" }
@@ -172,5 +195,12 @@ import Testing
         for index in stride(from: 0, to: 2_000, by: 13) {
             #expect(try app.resolve(Int.self, name: "n\(index)") == index)
         }
+    }
+}
+
+/// Registers `Int` with `overridable: false`, through an assembly (which adds its registrations all at once).
+private struct FinalIntAssembly: Assembly {
+    func assemble(into container: Container) throws {
+        try container.register(Int.self, overridable: false) { _ in 42 }
     }
 }

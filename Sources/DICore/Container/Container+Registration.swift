@@ -173,7 +173,9 @@ extension Container {
     func checkAncestors(allow registration: Registration) throws(RegistrationError) {
         var current = parent
         while let ancestor = current {
-            if let existing = ancestor.registry.registration(for: registration.key), !existing.overridable {
+            if ancestor.registry.mayHoldFinalRegistrations,
+               let existing = ancestor.registry.registration(for: registration.key), !existing.overridable
+            {
                 throw .alreadyRegistered(
                     registration, over: existing, in: name,
                     "\(registration.displayName) is registered in \(ancestor.name) at \(existing.location) with "

@@ -24,6 +24,10 @@ package final class Registry: Sendable {
     /// The published table, with the tag set while registrations are pending.
     @usableFromInline let published: Unsafe.AtomicReference<RegistrationTable>
     private let state: Lock<State>
+    /// Set once a registration made with `overridable: false` is added, and never cleared: until then a
+    /// descendant's registration has nothing here it may not shadow, and need not look (a lookup per
+    /// ancestor, which a request's container would pay for each value it registers).
+    private let holdsFinal = Atomic<Bool>(false)
 
     private struct State {
         var table: RegistrationTable
@@ -110,6 +114,9 @@ package final class Registry: Sendable {
         published.exchange(table, tag: pending)
     }
 
+    /// Whether a registration made with `overridable: false` may be here (it was added at some point).
+    package var mayHoldFinalRegistrations: Bool { holdsFinal.load(ordering: .acquiring) }
+
     /// The registration for `key` in this container (not its ancestors), published or pending.
     package func registration(for key: RegistrationKey) -> Registration? {
         let (found, hasPending) = withTable { table, hasPending in
@@ -147,6 +154,7 @@ package final class Registry: Sendable {
             let inTable = state.table.registration(for: key)
             let existing = state.pending[key] ?? inTable
             try check(existing)
+            if !registration.overridable { holdsFinal.store(true, ordering: .releasing) }
             state.pending.insert(registration)
             if inTable != nil {
                 state.pendingReplacesPublished = true
@@ -181,6 +189,7 @@ package final class Registry: Sendable {
                     mustPublish = true
                     state.pendingReplacesPublished = true
                 }
+                if !registration.overridable { holdsFinal.store(true, ordering: .releasing) }
                 state.pending.insert(registration)
             }
             if mustPublish {
