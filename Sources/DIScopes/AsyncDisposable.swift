@@ -34,11 +34,14 @@ extension Container {
         guard let registrations = markClosed() else { return }
         for child in children.reversed() { await child.closeAsync() }
         for value in releaseOwnInstances(of: registrations).reversed() {
-            if let disposable = value as? any AsyncDisposable {
+            if Self.asyncDisposables.passes(value), let disposable = value as? any AsyncDisposable {
                 await disposable.dispose()
-            } else if let disposable = value as? any Disposable {
+            } else if Self.disposables.passes(value), let disposable = value as? any Disposable {
                 disposable.dispose()
             }
         }
     }
+
+    /// Which types are `AsyncDisposable`, so that releasing an instance of one that is not costs no cast.
+    static let asyncDisposables = ConformanceMemo { $0 is any AsyncDisposable }
 }

@@ -67,8 +67,11 @@ extension Container {
 
     /// Disposes the `Disposable` ones among `values`, newest (last) first.
     package static func dispose(values: [Any]) {
-        for value in values.reversed() {
+        for value in values.reversed() where disposables.passes(value) {
             (value as? any Disposable)?.dispose()
         }
     }
+
+    /// Which types are `Disposable`, so that releasing an instance of one that is not costs no cast.
+    package static let disposables = ConformanceMemo { $0 is any Disposable }
 }
