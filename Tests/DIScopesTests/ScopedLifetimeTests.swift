@@ -16,6 +16,41 @@ import Testing
         #expect(try other.resolve(Widget.self) === theirs)
     }
 
+    /// A container keeps a few slots in a list and indexes them past eight; replacing registrations removes
+    /// slots from the middle of either. Every name keeps its own instance, a replaced one is disposed once,
+    /// and closing disposes every instance still held, once.
+    @Test(arguments: [3, 9, 40])
+    func manyScopedServicesInOneContainerKeepTheirOwnInstances(count: Int) throws {
+        let app = Container(name: "app")
+        let log = Log()
+        let serials = Counter()
+        func register(_ index: Int) throws {
+            try app.register(Widget.self, name: "w\(index)", scope: .scoped) { _ in
+                serials.increment()
+                return Widget(origin: "w\(index)", serial: serials.value, log: log)
+            }
+        }
+        for index in 0..<count { try register(index) }
+        let feature = app.child(name: "feature")
+        let first = try (0..<count).map { try feature.resolve(Widget.self, name: "w\($0)") }
+        #expect(Set(first.map(\.serial)).count == count)
+        // Replace the first, a middle and the last registration: their instances are disposed at once.
+        let replaced = Array(Set([0, count / 2, count - 1])).sorted()
+        for index in replaced { try register(index) }
+        #expect(Set(log.entries) == Set(replaced.map { "dispose \(first[$0].serial)" }))
+        for index in 0..<count {
+            let widget = try feature.resolve(Widget.self, name: "w\(index)")
+            #expect(widget.origin == "w\(index)")
+            #expect((widget === first[index]) == !replaced.contains(index))
+            #expect(try feature.resolve(Widget.self, name: "w\(index)") === widget)
+        }
+        let disposedBefore = log.entries.count
+        feature.close()
+        let closing = Array(log.entries.dropFirst(disposedBefore))
+        #expect(closing.count == count, "every held instance is disposed once at close")
+        #expect(Set(closing).count == count)
+    }
+
     @Test func aChildWithoutOverridesStillGetsItsOwnInstance() throws {
         let app = Container(name: "app")
         let builds = Counter()

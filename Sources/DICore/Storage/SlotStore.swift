@@ -5,27 +5,68 @@ import Synchronization
 /// An entry keeps its registration alive, so that its `ObjectIdentifier` cannot be reused by a later
 /// registration while the slot exists.
 package struct SlotStore: Sendable {
-    private let slots = Lock<[ObjectIdentifier: (registration: Registration, slot: InstanceSlot)]>([:])
+    private let slots = Lock(Slots())
 
-    /// The slot for `registration`, created with `make` on first use.
+    /// The entries in the order they were made, and, past a few, an index of them by registration.
+    ///
+    /// A request's container keeps two or three slots: scanning that many costs less than a `Dictionary`,
+    /// which would allocate its storage, hash with SipHash on every lookup and free its storage again with
+    /// the container.
+    private struct Slots {
+        var entries: [(registration: Registration, slot: InstanceSlot)] = []
+        /// Positions in `entries`; built once they outgrow `linearLimit`, rebuilt after a removal.
+        var index: [ObjectIdentifier: Int]?
+
+        static let linearLimit = 8
+
+        func position(of registration: Registration) -> Int? {
+            if let index { return index[ObjectIdentifier(registration)] }
+            return entries.firstIndex { $0.registration === registration }
+        }
+
+        mutating func append(_ registration: Registration, _ slot: InstanceSlot) {
+            entries.append((registration, slot))
+            if index != nil {
+                index![ObjectIdentifier(registration)] = entries.count - 1
+            } else if entries.count > Self.linearLimit {
+                reindex()
+            }
+        }
+
+        mutating func remove(at position: Int) -> InstanceSlot {
+            let slot = entries.remove(at: position).slot
+            if index != nil { reindex() }
+            return slot
+        }
+
+        private mutating func reindex() {
+            var positions: [ObjectIdentifier: Int] = [:]
+            for (position, entry) in entries.enumerated() { positions[ObjectIdentifier(entry.registration)] = position }
+            index = positions
+        }
+    }
+
+    /// The slot of `registration` in this container, made by `make` the first time.
     package func slot(for registration: Registration, make: () -> InstanceSlot) -> InstanceSlot {
         slots.withLock { slots in
-            let id = ObjectIdentifier(registration)
-            if let entry = slots[id] { return entry.slot }
+            if let position = slots.position(of: registration) { return slots.entries[position].slot }
             let slot = make()
-            slots[id] = (registration, slot)
+            slots.append(registration, slot)
             return slot
         }
     }
 
-    /// Forgets the slot of `registration` (replaced), returning it.
+    /// Drops the slot of `registration` (replaced), and returns it.
     @discardableResult
     package func remove(_ registration: Registration) -> InstanceSlot? {
-        slots.withLock { $0.removeValue(forKey: ObjectIdentifier(registration))?.slot }
+        slots.withLock { slots in
+            guard let position = slots.position(of: registration) else { return nil }
+            return slots.remove(at: position)
+        }
     }
 
-    /// Every slot with its registration, for resets.
+    /// Every slot with its registration, oldest first.
     package var all: [(registration: Registration, slot: InstanceSlot)] {
-        slots.withLock { Array($0.values) }
+        slots.withLock { $0.entries }
     }
 }
