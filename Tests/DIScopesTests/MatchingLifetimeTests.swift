@@ -20,6 +20,20 @@ import Testing
         #expect(builds.value == 2)
     }
 
+    /// A few tags are compared one by one, more are looked up in the set: either way only the exact tag
+    /// matches (a prefix, or the tag of a container further up, does not).
+    @Test(arguments: [0, 3, 4, 7])
+    func theTagIsFoundAmongAnyNumberOfOtherTags(others: Int) throws {
+        let app = Container(name: "app", tags: ["session"])
+        try app.register(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }
+        let decoys = Set((0..<others).map { "tag\($0)" }).union(["sessio", "session "])
+        let untagged = app.child(name: "decoys", tags: decoys)
+        let tagged = app.child(name: "tagged", tags: decoys.union(["session"]))
+        #expect(try untagged.resolve(AppRouter.self) === app.resolve(AppRouter.self))
+        #expect(try tagged.resolve(AppRouter.self) !== app.resolve(AppRouter.self))
+        #expect(try tagged.child(name: "leaf").resolve(AppRouter.self) === tagged.resolve(AppRouter.self))
+    }
+
     @Test func separatelyTaggedSiblingsEachHaveTheirOwn() throws {
         let app = Container(name: "app")
         try app.register(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }

@@ -90,6 +90,12 @@ public final class Container: Sendable {
         return child
     }
 
+    /// Whether `tag` is one of `tags`: compared with each of a few tags (a request's container has one or
+    /// two), which costs less than hashing `tag` for the set's lookup.
+    package func isTagged(_ tag: String) -> Bool {
+        tags.count <= 4 ? tags.contains { $0 == tag } : tags.contains(tag)
+    }
+
     /// The children of this container that are still alive, oldest first.
     package var children: [Container] {
         childList.withLock { $0.compactMap(\.container) }

@@ -13,7 +13,7 @@ struct MatchingLifetime: LifetimeStrategy {
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
         var candidate: Container? = requestedFrom
-        while let container = candidate, !container.tags.contains(tag) { candidate = container.parent }
+        while let container = candidate, !container.isTagged(tag) { candidate = container.parent }
         guard let tagged = candidate else {
             throw ScopeErrors.noTaggedContainer(
                 tag, registration, registeredIn: registeredIn, requestedFrom: requestedFrom, path: resolution.path
