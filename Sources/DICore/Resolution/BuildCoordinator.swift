@@ -61,7 +61,6 @@ final class BuildCoordinator: Sendable {
     func claim(_ slot: InstanceSlot, for registration: Registration, resolution: ResolutionScope) throws
         -> Claim
     {
-        let chain = resolution.chain
         let id = ObjectIdentifier(slot)
         var queued: Int?
         return try state.withLockAwaiting({ state throws(ResolutionError) -> Claim? in
@@ -70,7 +69,7 @@ final class BuildCoordinator: Sendable {
                 if state.waits[wait] != nil { return nil }
                 queued = nil
             }
-            switch try Self.step(&state, slot: slot, id: id, registration, chain: chain, resolution: resolution) {
+            switch try Self.step(&state, slot: slot, id: id, registration, resolution: resolution) {
             case .lookAgain: return .lookAgain
             case .build: return .build
             case .queued(let wait):
@@ -86,10 +85,8 @@ final class BuildCoordinator: Sendable {
     func claimOrQueue(_ slot: InstanceSlot, for registration: Registration, resolution: ResolutionScope) throws
         -> Claim
     {
-        let chain = resolution.chain
-        return try state.withLock { state throws(ResolutionError) -> Claim in
-            try Self.step(&state, slot: slot, id: ObjectIdentifier(slot), registration, chain: chain,
-                          resolution: resolution)
+        try state.withLock { state throws(ResolutionError) -> Claim in
+            try Self.step(&state, slot: slot, id: ObjectIdentifier(slot), registration, resolution: resolution)
         }
     }
 
@@ -129,7 +126,6 @@ final class BuildCoordinator: Sendable {
         slot: InstanceSlot,
         id: ObjectIdentifier,
         _ registration: Registration,
-        chain: [Int],
         resolution: ResolutionScope
     ) throws(ResolutionError) -> Claim {
         if slot.current(registration) != nil { return .lookAgain }
@@ -137,6 +133,8 @@ final class BuildCoordinator: Sendable {
             state.builds[id] = Build(builder: resolution.buildToken, registration: registration)
             return .build
         }
+        // Only a claim that finds a build under way needs the tokens of its resolution (an allocation).
+        let chain = resolution.chain
         if let loop = loop(in: state, from: build, waitedForBy: chain) {
             throw cycle(loop, asked: registration, chain: chain, path: resolution.path)
         }
