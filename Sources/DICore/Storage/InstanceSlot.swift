@@ -23,19 +23,20 @@ package final class InstanceSlot: Sendable {
     /// The box of a `.strong` slot, retained; read without a lock when `lockFreeReads`, otherwise under
     /// `state`'s lock, which resets take too.
     @usableFromInline package let box = Unsafe.AtomicReference<AnyObject>()
-    private let lockFreeReads: Bool
-    /// Serializes stores and resets; holds the instance of a `.weak` slot.
-    private let state = Lock<WeakObject?>(nil)
+    /// Serializes stores and resets; holds the instance of a `.weak` slot. A `lockFreeReads` slot has none:
+    /// it is stored once and never reset, so its one exchange of `box` needs no lock (and a singleton's
+    /// registration, made per request for a request's own values, allocates no lock).
+    private let state: Lock<WeakObject?>?
 
     package init(retention: Retention, lockFreeReads: Bool) {
         self.retention = retention
-        self.lockFreeReads = lockFreeReads && retention == .strong
+        state = lockFreeReads && retention == .strong ? nil : Lock(nil)
     }
 
     /// The instance's box, if one is built and (for a weak slot) still alive.
     package func current(_ registration: Registration) -> AnyObject? {
         // A `lockFreeReads` slot is never reset, so its box lives as long as the slot.
-        if lockFreeReads { return box.load()?.object }
+        guard let state else { return box.load()?.object }
         return state.withLock { weak -> AnyObject? in
             switch retention {
             case .strong:
@@ -57,7 +58,7 @@ package final class InstanceSlot: Sendable {
 
     /// Empties a resettable slot and returns the box it held. `.singleton` slots are never reset.
     package func reset() -> AnyObject? {
-        guard !lockFreeReads else { return nil }
+        guard let state else { return nil }
         return state.withLock { weak in
             weak = nil
             return box.exchange(nil)
@@ -66,13 +67,17 @@ package final class InstanceSlot: Sendable {
 
     /// Keeps `box`, the instance just built for `registration`.
     private func store(_ built: Unsafe.SendableReference<AnyObject>, for registration: Registration) {
+        guard let state else {
+            // A `lockFreeReads` slot is built once (the build coordinator lets one build at a time, and a built
+            // slot is not claimed again), so no lock-free reader loses the box it read.
+            let replaced = box.exchange(built.object)
+            assert(replaced == nil, "a lock-free slot was stored twice")
+            return
+        }
         state.withLock { weak in
             switch retention {
             case .strong:
-                // A `lockFreeReads` slot is built once (the build coordinator lets one build at a time, and
-                // a built slot is not claimed again), so no lock-free reader loses the box it read.
-                let replaced = box.exchange(built.object)
-                assert(replaced == nil || !lockFreeReads, "a lock-free slot was stored twice")
+                box.exchange(built.object)
             case .weak:
                 weak = registration.body.object(built.object).map(WeakObject.init)
             }
