@@ -55,6 +55,33 @@ import Testing
         #expect(names.suffix(2) == ["key2", "key15"])
     }
 
+    /// A resolve through containers whose registrations are still pending looks among them at each level
+    /// before walking on: a child's pending registration shadows its parent's published one, a parent's
+    /// pending one is found from the child, and a key nobody registered still fails naming every container.
+    @Test func resolvesWalkThroughPendingRegistrationsAtEveryLevel() throws {
+        let app = Container(name: "app")
+        try app.register(String.self) { _ in "app" }
+        try app.register(Int.self, scope: .singleton) { _ in 1 }
+        _ = try app.resolve(String.self)  // a few lookups publish the root's table
+        for _ in 0..<8 { _ = try app.resolve(Int.self) }
+        let server = app.child(name: "server")
+        try server.register(Double.self) { _ in 2.5 }
+        let request = server.child(name: "request")
+        try request.register(String.self) { _ in "request" }
+        try request.register(Int.self, name: "id") { _ in 7 }
+        #expect(try request.resolve(String.self) == "request")
+        #expect(try server.resolve(String.self) == "app")
+        #expect(try request.resolve(Double.self) == 2.5)
+        #expect(try request.resolve(Int.self, name: "id") == 7)
+        #expect(try request.resolve(Int.self) == 1)
+        let error = try #require(throws: ResolutionError.self) { try request.resolve(Float.self) }
+        #expect(error.code == .notRegistered)
+        #expect(error.searchedContainers == ["request", "server", "app"])
+        request.close()
+        let closed = try #require(throws: ResolutionError.self) { try request.resolve(Double.self) }
+        #expect(closed.code == .containerClosed)
+    }
+
     /// What the request middleware of a server does: the child's registrations never reach a table, so its
     /// close frees them at once — also here, where other tests' threads read containers — and disposes
     /// newest first, once.

@@ -34,13 +34,28 @@ extension Container: Resolver {
                 container.registry.withTableInSection { table, hasPending -> LookupStep in
                     if isFirst { isSlow = table.needsSlowPath }
                     if let found = table.find(key, hash: hash) { return .found(found) }
-                    if hasPending || isSlow { return .slow }
+                    if isSlow { return .slow }
+                    if hasPending { return .pending }
                     guard let parent = container.parent else { return .slow }
                     return .parent(Unsafe.Unowned(parent))
                 }
             }
             isFirst = false
             switch step {
+            case .pending:
+                // Registrations not yet folded into the table (a request's container holds its own few values
+                // there): look among them, and walk on when the key is not one of them.
+                switch current.with({ $0.pendingStep(for: key) }) {
+                case .some(.some(let registration)):
+                    return try resolve(registration, from: current.object, as: Service.self)
+                case .some(.none):
+                    return try resolveLookingEverywhere(key, as: Service.self)
+                case .none:
+                    guard let parent = current.with({ $0.parent }) else {
+                        return try resolveLookingEverywhere(key, as: Service.self)
+                    }
+                    current = Unsafe.Unowned(parent)
+                }
             case .found(let found):
                 if !isSlow {
                     switch found.with({ $0.shortcut }) {
@@ -65,7 +80,17 @@ extension Container: Resolver {
     enum LookupStep {
         case found(Unsafe.Unowned<Registration>)
         case parent(Unsafe.Unowned<Container>)
+        /// Not in the table, and registrations are pending: look among those before walking on.
+        case pending
         case slow
+    }
+
+    /// The pending registration for `key` in this container, `.some(nil)` when the lookup cannot tell (a test
+    /// container, whose base chain counts as its own registrations), and `nil` when the key is not here.
+    @usableFromInline
+    func pendingStep(for key: RegistrationKey) -> Registration?? {
+        if testing != nil { return .some(nil) }
+        return registry.registration(for: key).map { .some($0) }
     }
 
     /// The built instance of a synchronous singleton, read without a lock.

@@ -21,6 +21,7 @@ extension Container {
     func resolveLookingEverywhere<Service>(_ key: RegistrationKey, as type: Service.Type) throws -> Service {
         if isClosed { throw closedError(type, name: key.name) }
         if let (registration, owner) = lookup(key) {
+            if let value = builtSingleton(registration, from: owner, as: type) { return value }
             return try resolve(registration, from: owner, as: type)
         }
         // One conformance check for `Optional<T>` and the relationship types (each check costs a cache lookup
@@ -29,6 +30,19 @@ extension Container {
             return try implicit.resolveImplicitly(from: self, name: key.name) as! Service
         }
         throw missing(key, type)
+    }
+
+    /// The built instance of a synchronous singleton found in `owner`, read as the fast path reads it, when
+    /// nothing asks for more: not a closed or observed container (the slow path reports or refuses), not a
+    /// registration a test container found in its base chain (it builds its own copy).
+    ///
+    /// A container with pending registrations (a request's, with its own values) sends every resolve here;
+    /// this keeps one of an ancestor's singletons as cheap as the lookup.
+    func builtSingleton<Service>(_ registration: Registration, from owner: Container, as _: Service.Type)
+        -> Service?
+    {
+        guard registration.shortcut == .singleton, owner.testing == nil, !registry.needsSlowPath else { return nil }
+        return Self.built(registration, as: Service.self)
     }
 
     /// Resolves a registration found in `owner` for a request made to this container.

@@ -21,11 +21,7 @@ extension Container {
         let id = KeyPathInterner.shared.id(for: key)
         let registrationKey = RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id)
         if let (registration, owner) = lookup(registrationKey) {
-            if registration.shortcut == .singleton, !registry.needsSlowPath, owner.testing == nil,
-                let value = Self.built(registration, as: Service.self)
-            {
-                return value
-            }
+            if let value = builtSingleton(registration, from: owner, as: Service.self) { return value }
             return try resolve(registration, from: owner, as: Service.self)
         }
         if isClosed { throw closedError(Service.self, name: nil) }
