@@ -254,4 +254,28 @@ import Testing
         #expect(results.compactMap { $0 ?? nil } == Array(repeating: "1 [\"line 1\"]", count: 16))
         #expect(built.value == 1)
     }
+
+    /// The value is kept inside the storage all copies share: it lives as long as the last copy, no longer.
+    @Test func theValueIsReleasedWithTheLastCopy() throws {
+        final class Observed {
+            weak var payments: Payments?
+        }
+        let app = Container(name: "app")
+        try app.register(Payments.self) { _ in Payments(id: 1) }
+        let observed = Observed()
+        var lazy: Lazy<Payments>? = try app.resolve(Lazy<Payments>.self)
+        var copy = lazy
+        observed.payments = try lazy?.value
+        #expect(observed.payments != nil)
+        lazy = nil
+        #expect(try copy?.value === observed.payments)
+        copy = nil
+        #expect(observed.payments == nil)
+
+        var byHand: Lazy<Payments>? = Lazy(value: Payments(id: 2))
+        observed.payments = try byHand?.value
+        #expect(observed.payments?.id == 2)
+        byHand = nil
+        #expect(observed.payments == nil)
+    }
 }
