@@ -30,12 +30,12 @@ public final class Container: Sendable {
     package let testing: TestContainerLink?
 
     @usableFromInline package let registry = Registry()
-    private let childList = Lock<[WeakContainer]>([])
-    private let held = Lock(HeldInstances())
+    /// Its children, the instances it holds, its lifetimes' slots and its behaviours, under one lock.
+    private let state = Lock(ContainerState())
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
-    package let slots = SlotStore()
+    package var slots: SlotStore { SlotStore(state: state) }
     /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
-    package let behaviors = BehaviorStore()
+    package var behaviors: BehaviorStore { BehaviorStore(state: state) }
 
     /// Creates a root container.
     ///
@@ -79,9 +79,9 @@ public final class Container: Sendable {
     /// out through it.
     public func child(name: String, tags: Set<String> = []) -> Container {
         let child = Container(name: name, tags: tags, parent: self)
-        childList.withLock { list in
-            list.removeAll { $0.container == nil }
-            list.append(WeakContainer(child))
+        state.withLock { state in
+            state.children.removeAll { $0.container == nil }
+            state.children.append(WeakContainer(child))
         }
         child.inheritBehaviors(from: self)
         // `close()` marks this container closed before it closes the children it lists, so a child added
@@ -98,7 +98,7 @@ public final class Container: Sendable {
 
     /// The children of this container that are still alive, oldest first.
     package var children: [Container] {
-        childList.withLock { $0.compactMap(\.container) }
+        state.withLock { $0.children.compactMap(\.container) }
     }
 
     /// Whether `other` is this container or one of its ancestors, so that its registrations apply here.
@@ -134,9 +134,9 @@ public final class Container: Sendable {
     ///   instance is disposed at once instead of being handed out by a closed container.
     package func hold(_ slot: InstanceSlot, of registration: Registration, requested: Any.Type) throws {
         guard slot.retention == .strong else { return }
-        let accepted = held.withLock { held in
-            guard !held.isClosed else { return false }
-            held.instances.append(HeldInstance(slot: slot, registration: registration))
+        let accepted = state.withLock { state in
+            guard !state.held.isClosed else { return false }
+            state.held.instances.append(HeldInstance(slot: slot, registration: registration))
             return true
         }
         guard accepted else {
@@ -147,14 +147,14 @@ public final class Container: Sendable {
 
     /// The instances this container holds, oldest first; each slot appears once.
     package var heldInstances: [HeldInstance] {
-        held.withLock { held in Self.distinct(held.instances) }
+        state.withLock { state in Self.distinct(state.held.instances) }
     }
 
     /// Forgets the held instances of `registration` (replaced or reset) and returns them.
     package func releaseHeld(of registration: Registration) -> [HeldInstance] {
-        held.withLock { held in
-            let released = held.instances.filter { $0.registration === registration }
-            held.instances.removeAll { $0.registration === registration }
+        state.withLock { state in
+            let released = state.held.instances.filter { $0.registration === registration }
+            state.held.instances.removeAll { $0.registration === registration }
             return released
         }
     }
@@ -162,10 +162,10 @@ public final class Container: Sendable {
     /// Forgets every held instance and returns them, oldest first, and refuses to hold more (used when the
     /// container is closed).
     package func releaseAllHeld() -> [HeldInstance] {
-        held.withLock { held in
-            defer { held.instances.removeAll() }
-            held.isClosed = true
-            return Self.distinct(held.instances)
+        state.withLock { state in
+            defer { state.held.instances.removeAll() }
+            state.held.isClosed = true
+            return Self.distinct(state.held.instances)
         }
     }
 
@@ -183,16 +183,4 @@ public final class Container: Sendable {
         var seen = Set<ObjectIdentifier>()
         return instances.filter { seen.insert(ObjectIdentifier($0.slot)).inserted }
     }
-}
-
-/// The instances a container holds, and whether it still takes more.
-private struct HeldInstances {
-    var instances: [HeldInstance] = []
-    var isClosed = false
-}
-
-private final class WeakContainer: Sendable {
-    weak let container: Container?
-
-    init(_ container: Container) { self.container = container }
 }

@@ -1,18 +1,19 @@
 import Synchronization
 
-/// Per-container instance slots, keyed by registration, for lifetimes that keep one instance per container.
+/// Per-container instance slots, keyed by registration, for lifetimes that keep one instance per container:
+/// a view of the slots in the container's state, under the container's lock.
 ///
 /// An entry keeps its registration alive, so that its `ObjectIdentifier` cannot be reused by a later
 /// registration while the slot exists.
 package struct SlotStore: Sendable {
-    private let slots = Lock(Slots())
+    let state: Lock<ContainerState>
 
     /// The entries in the order they were made, and, past a few, an index of them by registration.
     ///
     /// A request's container keeps two or three slots: scanning that many costs less than a `Dictionary`,
     /// which would allocate its storage, hash with SipHash on every lookup and free its storage again with
     /// the container.
-    private struct Slots {
+    struct Slots {
         var entries: [(registration: Registration, slot: InstanceSlot)] = []
         /// Positions in `entries`; built once they outgrow `linearLimit`, rebuilt after a removal.
         var index: [ObjectIdentifier: Int]?
@@ -48,10 +49,10 @@ package struct SlotStore: Sendable {
 
     /// The slot of `registration` in this container, made by `make` the first time.
     package func slot(for registration: Registration, make: () -> InstanceSlot) -> InstanceSlot {
-        slots.withLock { slots in
-            if let position = slots.position(of: registration) { return slots.entries[position].slot }
+        state.withLock { state in
+            if let position = state.slots.position(of: registration) { return state.slots.entries[position].slot }
             let slot = make()
-            slots.append(registration, slot)
+            state.slots.append(registration, slot)
             return slot
         }
     }
@@ -59,14 +60,14 @@ package struct SlotStore: Sendable {
     /// Drops the slot of `registration` (replaced), and returns it.
     @discardableResult
     package func remove(_ registration: Registration) -> InstanceSlot? {
-        slots.withLock { slots in
-            guard let position = slots.position(of: registration) else { return nil }
-            return slots.remove(at: position)
+        state.withLock { state in
+            guard let position = state.slots.position(of: registration) else { return nil }
+            return state.slots.remove(at: position)
         }
     }
 
     /// Every slot with its registration, oldest first.
     package var all: [(registration: Registration, slot: InstanceSlot)] {
-        slots.withLock { $0.entries }
+        state.withLock { $0.slots.entries }
     }
 }
