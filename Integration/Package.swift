@@ -123,6 +123,19 @@ let serverTargets: [Target] = [
         ],
         path: "Sources/ShopServerMain"
     ),
+    // What the container server does per request, without HTTP, for an instruction counter (callgrind).
+    .executableTarget(
+        name: "request-probe",
+        dependencies: [
+            "ShopServer", "ShopApp", "ShopCore",
+            .product(name: "DICore", package: "DIToolkit"),
+            .product(name: "DIScopes", package: "DIToolkit"),
+            .product(name: "DIPropertyWrappers", package: "DIToolkit"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ],
+        path: "Sources/RequestProbe"
+    ),
     .testTarget(
         name: "ShopServerTests",
         dependencies: [

@@ -7,12 +7,14 @@ import ShopCore
 // `Container.current`, so its property wrappers resolve from that request.
 
 /// `POST /cart/items`: the cart is the request's (`.matching("session")`), and so is the unit of work.
-struct CartItemsEndpoint {
-    @Inject var catalog: any ProductCatalog
-    @Inject var cart: any ShoppingCart
-    @Inject var work: UnitOfWork
+package struct CartItemsEndpoint {
+    @Inject package var catalog: any ProductCatalog
+    @Inject package var cart: any ShoppingCart
+    @Inject package var work: UnitOfWork
 
-    func respond(to item: ShopHandlers.AddItem) async throws -> ShopHandlers.ItemAdded {
+    package init() {}
+
+    package func respond(to item: ShopHandlers.AddItem) async throws -> ShopHandlers.ItemAdded {
         try await ShopHandlers.addItem(item, catalog: catalog, cart: cart, work: work)
     }
 }

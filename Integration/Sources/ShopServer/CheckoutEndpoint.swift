@@ -7,11 +7,13 @@ import ShopCore
 // `Container.current`, so its property wrappers resolve from that request.
 
 /// `POST /checkout`: the checkout service has an `async` factory, so it is resolved with `resolveAsync`.
-struct CheckoutEndpoint {
-    @Inject var cart: any ShoppingCart
-    @Inject var work: UnitOfWork
+package struct CheckoutEndpoint {
+    @Inject package var cart: any ShoppingCart
+    @Inject package var work: UnitOfWork
 
-    func respond() async throws -> ShopHandlers.Receipt {
+    package init() {}
+
+    package func respond() async throws -> ShopHandlers.Receipt {
         let checkout = try await Container.current.resolveAsync((any CheckoutService).self)
         return try await ShopHandlers.checkout(cart: cart, checkout: checkout, work: work)
     }

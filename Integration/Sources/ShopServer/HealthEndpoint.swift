@@ -4,10 +4,12 @@ import DIPropertyWrappers
 // `Container.current`, so its property wrappers resolve from that request.
 
 /// `GET /health`: the journal is resolved on first read.
-struct HealthEndpoint {
-    @LazyInject var journal: UnitOfWorkJournal
+package struct HealthEndpoint {
+    @LazyInject package var journal: UnitOfWorkJournal
 
-    func respond() -> ShopHandlers.Health {
+    package init() {}
+
+    package func respond() -> ShopHandlers.Health {
         ShopHandlers.health(journal: journal)
     }
 }

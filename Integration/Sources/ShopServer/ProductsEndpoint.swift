@@ -6,10 +6,12 @@ import ShopCore
 // `Container.current`, so its property wrappers resolve from that request.
 
 /// `GET /products`.
-struct ProductsEndpoint {
-    @Inject var catalog: any ProductCatalog
+package struct ProductsEndpoint {
+    @Inject package var catalog: any ProductCatalog
 
-    func respond() async throws -> [Product] {
+    package init() {}
+
+    package func respond() async throws -> [Product] {
         try await ShopHandlers.products(catalog: catalog)
     }
 }

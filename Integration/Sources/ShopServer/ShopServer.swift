@@ -92,6 +92,8 @@ public struct ShopServer: Sendable {
     public let shop: ShopApp?
     /// The parent of every request container; `nil` for the hand-wired server.
     public let server: Container?
+    /// The middleware that makes every request's container; `nil` for the hand-wired server.
+    package let requestContainers: RequestContainerMiddleware<BasicRequestContext>?
 
     /// Builds the server: its containers (validated) or its hand-wired services, its routes and its
     /// application.
@@ -151,7 +153,7 @@ public struct ShopServer: Sendable {
                 router: router, configuration: configuration(options),
                 services: [AppContainerService(container: shop.app)], logger: options.logger
             )
-            return ShopServer(application: application, shop: shop, server: server)
+            return ShopServer(application: application, shop: shop, server: server, requestContainers: requests)
         } catch {
             shop.close()
             throw error
@@ -222,6 +224,6 @@ public struct ShopServer: Sendable {
         router.get("/health") { _, _ in ShopHandlers.health(journal: journal) }
 
         let application = Application(router: router, configuration: configuration(options), logger: options.logger)
-        return ShopServer(application: application, shop: nil, server: nil)
+        return ShopServer(application: application, shop: nil, server: nil, requestContainers: nil)
     }
 }
