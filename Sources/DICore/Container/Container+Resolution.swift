@@ -58,13 +58,10 @@ extension Container: Resolver {
                 }
             case .found(let found):
                 if !isSlow {
-                    switch found.with({ $0.shortcut }) {
-                    case .singleton:
-                        if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
-                    case .transient:
+                    // A built singleton first: its box, when published, is all the shortcut needs.
+                    if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
+                    if found.with({ $0.shortcut }) == .transient {
                         return try found.with { try buildTransient($0, as: Service.self) }
-                    case .none:
-                        break
                     }
                 }
                 return try resolve(found.object, from: current.object, as: Service.self)
@@ -93,10 +90,12 @@ extension Container: Resolver {
         return registry.registration(for: key).map { .some($0) }
     }
 
-    /// The built instance of a synchronous singleton, read without a lock.
+    /// The built instance of a synchronous singleton, read without a lock from the registration, where its
+    /// slot publishes it (`nil` for every other registration): one atomic load, no reference counting of the
+    /// box, which lives as long as the registration.
     @inlinable
     static func built<Service>(_ registration: Registration, as _: Service.Type) -> Service? {
-        registration.singleton.unsafelyUnwrapped.builtValue(as: Service.self)
+        registration.builtSingleton.load()?.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
     }
 
     /// Runs a synchronous transient factory on the thread's resolution path.
