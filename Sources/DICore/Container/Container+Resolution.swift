@@ -22,27 +22,29 @@ extension Container: Resolver {
         defer { TableReclamation.leave(section) }
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
+        // Containers and registrations are walked unowned: `self` keeps its ancestors alive, and each table
+        // (inside the read section) keeps its registrations alive, so the fast path does no reference
+        // counting of its own.
         var current = Unsafe.Unowned(self)
-        // Closed or observed (a `ResolutionBehavior`): the asking container's table says so in one flag.
-        var isSlow = false
-        var isFirst = true
-        while true {
-            // Containers and registrations are walked unowned: `self` keeps its ancestors alive, and each
-            // table (inside the read section) keeps its registrations alive, so the fast path does no
-            // reference counting of its own.
-            let step = current.with { container in
-                container.registry.withTableInSection { table, hasPending -> LookupStep in
-                    if isFirst { isSlow = table.needsSlowPath }
-                    if let found = table.find(key, hash: hash) { return .found(found) }
-                    if isSlow { return .slow }
-                    if hasPending { return .pending }
-                    guard let parent = container.parent else { return .slow }
-                    return .parent(Unsafe.Unowned(parent))
-                }
+        var (table, hasPending) = registry.tableInSection()
+        // Closed or observed (a `ResolutionBehavior`, a tap): the asking container's table says so in one
+        // flag, read once before the walk, so that the walk tests nothing but the tables.
+        if _slowPath(table.with { $0.needsSlowPath }) {
+            if let found = table.with({ $0.find(key, hash: hash) }) {
+                return try resolve(found.object, from: self, as: Service.self)
             }
-            isFirst = false
-            switch step {
-            case .pending:
+            return try resolveLookingEverywhere(key, as: Service.self)
+        }
+        while true {
+            if let found = table.with({ $0.find(key, hash: hash) }) {
+                // A built singleton first: its box, when published, is all the shortcut needs.
+                if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
+                if found.with({ $0.shortcut }) == .transient {
+                    return try found.with { try buildTransient($0, as: Service.self) }
+                }
+                return try resolve(found.object, from: current.object, as: Service.self)
+            }
+            if hasPending {
                 // Registrations not yet folded into the table (a request's container holds its own few values
                 // there): look among them, and walk on when the key is not one of them.
                 switch current.with({ $0.pendingStep(for: key) }) {
@@ -51,35 +53,15 @@ extension Container: Resolver {
                 case .some(.none):
                     return try resolveLookingEverywhere(key, as: Service.self)
                 case .none:
-                    guard let parent = current.with({ $0.parent }) else {
-                        return try resolveLookingEverywhere(key, as: Service.self)
-                    }
-                    current = Unsafe.Unowned(parent)
+                    break
                 }
-            case .found(let found):
-                if !isSlow {
-                    // A built singleton first: its box, when published, is all the shortcut needs.
-                    if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
-                    if found.with({ $0.shortcut }) == .transient {
-                        return try found.with { try buildTransient($0, as: Service.self) }
-                    }
-                }
-                return try resolve(found.object, from: current.object, as: Service.self)
-            case .parent(let parent):
-                current = parent
-            case .slow:
+            }
+            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else {
                 return try resolveLookingEverywhere(key, as: Service.self)
             }
+            current = parent
+            (table, hasPending) = parent.with { $0.registry.tableInSection() }
         }
-    }
-
-    @usableFromInline
-    enum LookupStep {
-        case found(Unsafe.Unowned<Registration>)
-        case parent(Unsafe.Unowned<Container>)
-        /// Not in the table, and registrations are pending: look among those before walking on.
-        case pending
-        case slow
     }
 
     /// The pending registration for `key` in this container, `.some(nil)` when the lookup cannot tell (a test

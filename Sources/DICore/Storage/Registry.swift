@@ -97,12 +97,12 @@ package struct Registry: ~Copyable, Sendable {
         }
     }
 
-    /// Runs `body` on the published table without retaining it, in the caller's read section: for the
-    /// resolve fast path, which holds one section around its whole walk.
+    /// The published table, unretained, and whether registrations are pending: valid only inside the
+    /// caller's read section. For the resolve fast path, which holds one section around its whole walk.
     @inlinable
-    func withTableInSection<R>(_ body: (RegistrationTable, _ hasPending: Bool) -> R) -> R {
+    func tableInSection() -> (table: Unsafe.Unowned<RegistrationTable>, hasPending: Bool) {
         let (table, hasPending) = published.loadTagged()
-        return table.with { body($0, hasPending) }
+        return (table, hasPending)
     }
 
     /// Runs `body` on the published table without retaining it.
