@@ -28,48 +28,50 @@ extension Container: Resolver {
         var current = Unsafe.Unowned(self)
         var (table, hasPending) = registry.tableInSection()
         // Closed or observed (a `ResolutionBehavior`, a tap): the asking container's table says so in one
-        // flag, read once before the walk, so that the walk tests nothing but the tables.
-        if _slowPath(table.with { $0.needsSlowPath }) {
-            if let found = table.with({ $0.find(key, hash: hash) }) {
-                return try resolve(found.object, from: self, as: Service.self)
-            }
-            return try resolveLookingEverywhere(key, as: Service.self)
-        }
-        while true {
-            if let found = table.with({ $0.find(key, hash: hash) }) {
-                // A built singleton first: its box, when published, is all the shortcut needs.
-                if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
-                if found.with({ $0.shortcut }) == .transient {
-                    return try found.with { try buildTransient($0, as: Service.self) }
+        // flag, read once before the walk, so that the walk tests nothing but the tables. The slow path then
+        // looks the key up again, and refuses or reports.
+        walk: if !table.with({ $0.needsSlowPath }) {
+            while true {
+                if let found = table.with({ $0.find(key, hash: hash) }) {
+                    // A built singleton first: its box, when published, is all the shortcut needs.
+                    if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
+                    if found.with({ $0.shortcut }) == .transient {
+                        return try found.with { try buildTransient($0, as: Service.self) }
+                    }
+                    return try resolve(found.object, from: current.object, as: Service.self)
                 }
-                return try resolve(found.object, from: current.object, as: Service.self)
-            }
-            if hasPending {
-                // Registrations not yet folded into the table (a request's container holds its own few values
-                // there): look among them, and walk on when the key is not one of them.
-                switch current.with({ $0.pendingStep(for: key) }) {
-                case .some(.some(let registration)):
-                    return try resolve(registration, from: current.object, as: Service.self)
-                case .some(.none):
-                    return try resolveLookingEverywhere(key, as: Service.self)
-                case .none:
-                    break
+                if hasPending {
+                    // Registrations not yet folded into the table (a request's container holds its own few
+                    // values there): look among them, and walk on when the key is not one of them.
+                    switch current.with({ $0.pendingStep(for: ObjectIdentifier(Service.self), name: name) }) {
+                    case .some(.some(let registration)):
+                        return try resolve(registration, from: current.object, as: Service.self)
+                    case .some(.none):
+                        break walk
+                    case .none:
+                        break
+                    }
                 }
+                guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { break walk }
+                current = parent
+                (table, hasPending) = parent.with { $0.registry.tableInSection() }
             }
-            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else {
-                return try resolveLookingEverywhere(key, as: Service.self)
-            }
-            current = parent
-            (table, hasPending) = parent.with { $0.registry.tableInSection() }
         }
+        // One call for every way off the fast path: the key is then written to memory (where the call takes
+        // it) only on the way out, not ahead of the walk.
+        return try resolveLookingEverywhere(key, as: Service.self)
     }
 
-    /// The pending registration for `key` in this container, `.some(nil)` when the lookup cannot tell (a test
-    /// container, whose base chain counts as its own registrations), and `nil` when the key is not here.
+    /// The pending registration for `type` under `name` in this container, `.some(nil)` when the lookup cannot
+    /// tell (a test container, whose base chain counts as its own registrations), and `nil` when the key is not
+    /// here.
+    ///
+    /// Takes the key's parts, which travel in registers, rather than the key, which the caller would have to
+    /// store in memory: the compiler then writes it on every resolve, ahead of the branch that needs it.
     @usableFromInline
-    func pendingStep(for key: RegistrationKey) -> Registration?? {
+    func pendingStep(for type: ObjectIdentifier, name: String?) -> Registration?? {
         if testing != nil { return .some(nil) }
-        return registry.registration(for: key).map { .some($0) }
+        return registry.registration(for: RegistrationKey(type: type, name: name)).map { .some($0) }
     }
 
     /// The built instance of a synchronous singleton, read without a lock from the registration, where its
