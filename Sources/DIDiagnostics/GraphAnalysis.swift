@@ -89,7 +89,7 @@ struct GraphAnalysis {
     /// Indexes containers and registrations and their dependencies.
     private mutating func index(observed: ObservedEdges) {
         var containerIndex: [ObjectIdentifier: Int] = [:]
-        let all = live.map(\.registry.all)
+        let all = live.map { $0.registry.all }
         let total = all.reduce(0) { $0 + $1.count }
         registrations.reserveCapacity(total)
         owner.reserveCapacity(total)

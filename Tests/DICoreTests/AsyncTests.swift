@@ -56,6 +56,18 @@ import Testing
         #expect(error.description.contains("resolveAsync"))
     }
 
+    @Test func synchronousResolveOfABuiltAsyncSingletonStillThrows() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Store.self, scope: .singleton) { _ in await Store.open("x") }
+        _ = try await app.resolveAsync(Store.self)
+        // The built instance is in the slot, but only a synchronous singleton is handed out by `resolve`: also
+        // once the registration is published in the table the fast path reads (a few lookups publish it).
+        for _ in 0..<8 {
+            let error = try #require(throws: ResolutionError.self) { try app.resolve(Store.self) }
+            #expect(error.code == .asyncResolutionRequired)
+        }
+    }
+
     @Test func asyncSingletonIsBuiltOnceUnderConcurrentAccess() async throws {
         let app = Container(name: "app")
         let counter = Counter()

@@ -232,18 +232,18 @@ private func same(_ type: Any.Type?, _ other: Any.Type) -> Bool {
         let early = app.child(name: "early")
         let unrelated = Container(name: "unrelated")
         app.addBehavior(RecordingBehavior())
-        #expect(!app.registry.needsSlowPath)
-        #expect(!early.registry.needsSlowPath)
+        #expect(!app.takesSlowPath)
+        #expect(!early.takesSlowPath)
 
         early.addBehavior(ResolutionRecorder())
-        #expect(early.registry.needsSlowPath)
-        #expect(!app.registry.needsSlowPath)
+        #expect(early.takesSlowPath)
+        #expect(!app.takesSlowPath)
 
         app.addBehavior(ResolutionRecorder())
         let late = early.child(name: "late")
-        #expect(app.registry.needsSlowPath)
-        #expect(late.registry.needsSlowPath)
-        #expect(!unrelated.registry.needsSlowPath)
+        #expect(app.takesSlowPath)
+        #expect(late.takesSlowPath)
+        #expect(!unrelated.takesSlowPath)
     }
 
     @Test func childrenCreatedWhileAResolutionBehaviourIsAddedAllObserve() async {
@@ -267,7 +267,7 @@ private func same(_ type: Any.Type?, _ other: Any.Type) -> Bool {
                 return all
             }
             #expect(made.count == 180)
-            #expect(made.allSatisfy { $0.registry.needsSlowPath })
+            #expect(made.allSatisfy { $0.takesSlowPath })
         }
     }
 

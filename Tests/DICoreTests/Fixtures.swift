@@ -51,3 +51,9 @@ final class Log: Sendable {
     func append(_ entry: String) { storage.withLock { $0.append(entry) } }
     var entries: [String] { storage.withLock { $0 } }
 }
+
+extension Container {
+    /// Whether resolves from this container take the slow path. (`#expect` cannot take apart a property of the
+    /// registry, which is noncopyable.)
+    var takesSlowPath: Bool { registry.needsSlowPath }
+}

@@ -90,3 +90,9 @@ extension Graphs {
         return app
     }
 }
+
+extension Container {
+    /// Whether resolves from this container take the slow path. (`#expect` cannot take apart a property of the
+    /// registry, which is noncopyable.)
+    var takesSlowPath: Bool { registry.needsSlowPath }
+}

@@ -46,13 +46,13 @@ import Testing
 
     @Test func aTreeLeavesTheSlowPathWhenTheTraceEnds() throws {
         let (app, checkout) = try Graphs.healthy()
-        #expect(!checkout.registry.needsSlowPath)
+        #expect(!checkout.takesSlowPath)
         let trace = try checkout.trace {
-            #expect(app.registry.needsSlowPath && checkout.registry.needsSlowPath)
+            #expect(app.takesSlowPath && checkout.takesSlowPath)
             _ = try checkout.resolve(ViewModel.self)
         }
         #expect(!trace.events.isEmpty)
-        #expect(!app.registry.needsSlowPath && !checkout.registry.needsSlowPath)
+        #expect(!app.takesSlowPath && !checkout.takesSlowPath)
     }
 
     @Test func aTraceSeesOnlyItsOwnTree() throws {
@@ -87,6 +87,6 @@ import Testing
         // Each trace saw at least its own hops (ViewModel, Repository).
         #expect(counts.filter { $0 > 0 }.count == 4)
         #expect(counts.filter { $0 > 0 }.allSatisfy { $0 >= 2 })
-        #expect(!checkout.registry.needsSlowPath)
+        #expect(!checkout.takesSlowPath)
     }
 }

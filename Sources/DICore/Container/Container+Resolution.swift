@@ -22,81 +22,64 @@ extension Container: Resolver {
         defer { TableReclamation.leave(section) }
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
+        // Containers and registrations are walked unowned: `self` keeps its ancestors alive, and each table
+        // (inside the read section) keeps its registrations alive, so the fast path does no reference
+        // counting of its own.
         var current = Unsafe.Unowned(self)
-        // Closed or observed (a `ResolutionBehavior`): the asking container's table says so in one flag.
-        var isSlow = false
-        var isFirst = true
-        while true {
-            // Containers and registrations are walked unowned: `self` keeps its ancestors alive, and each
-            // table (inside the read section) keeps its registrations alive, so the fast path does no
-            // reference counting of its own.
-            let step = current.with { container in
-                container.registry.withTableInSection { table, hasPending -> LookupStep in
-                    if isFirst { isSlow = table.needsSlowPath }
-                    if let found = table.find(key, hash: hash) { return .found(found) }
-                    if isSlow { return .slow }
-                    if hasPending { return .pending }
-                    guard let parent = container.parent else { return .slow }
-                    return .parent(Unsafe.Unowned(parent))
-                }
-            }
-            isFirst = false
-            switch step {
-            case .pending:
-                // Registrations not yet folded into the table (a request's container holds its own few values
-                // there): look among them, and walk on when the key is not one of them.
-                switch current.with({ $0.pendingStep(for: key) }) {
-                case .some(.some(let registration)):
-                    return try resolve(registration, from: current.object, as: Service.self)
-                case .some(.none):
-                    return try resolveLookingEverywhere(key, as: Service.self)
-                case .none:
-                    guard let parent = current.with({ $0.parent }) else {
-                        return try resolveLookingEverywhere(key, as: Service.self)
-                    }
-                    current = Unsafe.Unowned(parent)
-                }
-            case .found(let found):
-                if !isSlow {
-                    switch found.with({ $0.shortcut }) {
-                    case .singleton:
-                        if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
-                    case .transient:
+        var (table, hasPending) = registry.tableInSection()
+        // Closed or observed (a `ResolutionBehavior`, a tap): the asking container's table says so in one
+        // flag, read once before the walk, so that the walk tests nothing but the tables. The slow path then
+        // looks the key up again, and refuses or reports.
+        walk: if !table.with({ $0.needsSlowPath }) {
+            while true {
+                if let found = table.with({ $0.find(key, hash: hash) }) {
+                    // A built singleton first: its box, when published, is all the shortcut needs.
+                    if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
+                    if found.with({ $0.shortcut }) == .transient {
                         return try found.with { try buildTransient($0, as: Service.self) }
+                    }
+                    return try resolve(found.object, from: current.object, as: Service.self)
+                }
+                if hasPending {
+                    // Registrations not yet folded into the table (a request's container holds its own few
+                    // values there): look among them, and walk on when the key is not one of them.
+                    switch current.with({ $0.pendingStep(for: ObjectIdentifier(Service.self), name: name) }) {
+                    case .some(.some(let registration)):
+                        return try resolve(registration, from: current.object, as: Service.self)
+                    case .some(.none):
+                        break walk
                     case .none:
                         break
                     }
                 }
-                return try resolve(found.object, from: current.object, as: Service.self)
-            case .parent(let parent):
+                guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { break walk }
                 current = parent
-            case .slow:
-                return try resolveLookingEverywhere(key, as: Service.self)
+                (table, hasPending) = parent.with { $0.registry.tableInSection() }
             }
         }
+        // One call for every way off the fast path: the key is then written to memory (where the call takes
+        // it) only on the way out, not ahead of the walk.
+        return try resolveLookingEverywhere(key, as: Service.self)
     }
 
+    /// The pending registration for `type` under `name` in this container, `.some(nil)` when the lookup cannot
+    /// tell (a test container, whose base chain counts as its own registrations), and `nil` when the key is not
+    /// here.
+    ///
+    /// Takes the key's parts, which travel in registers, rather than the key, which the caller would have to
+    /// store in memory: the compiler then writes it on every resolve, ahead of the branch that needs it.
     @usableFromInline
-    enum LookupStep {
-        case found(Unsafe.Unowned<Registration>)
-        case parent(Unsafe.Unowned<Container>)
-        /// Not in the table, and registrations are pending: look among those before walking on.
-        case pending
-        case slow
-    }
-
-    /// The pending registration for `key` in this container, `.some(nil)` when the lookup cannot tell (a test
-    /// container, whose base chain counts as its own registrations), and `nil` when the key is not here.
-    @usableFromInline
-    func pendingStep(for key: RegistrationKey) -> Registration?? {
+    func pendingStep(for type: ObjectIdentifier, name: String?) -> Registration?? {
         if testing != nil { return .some(nil) }
-        return registry.registration(for: key).map { .some($0) }
+        return registry.registration(for: RegistrationKey(type: type, name: name)).map { .some($0) }
     }
 
-    /// The built instance of a synchronous singleton, read without a lock.
+    /// The built instance of a synchronous singleton, read without a lock from the registration, where its
+    /// slot publishes it (`nil` for every other registration): one atomic load, no reference counting of the
+    /// box, which lives as long as the registration.
     @inlinable
     static func built<Service>(_ registration: Registration, as _: Service.Type) -> Service? {
-        registration.singleton.unsafelyUnwrapped.builtValue(as: Service.self)
+        registration.builtSingleton.load()?.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
     }
 
     /// Runs a synchronous transient factory on the thread's resolution path.

@@ -26,6 +26,10 @@ package final class Registration: Sendable {
     @usableFromInline package let body: any ServiceBody
     /// The instance slot of a `.singleton` registration, read without a lock once built.
     @usableFromInline package let singleton: InstanceSlot?
+    /// The box `singleton` holds, published here too once built when the shortcut is `.singleton`: the
+    /// resolve fast path then reaches it from the registration in one load, instead of through the slot.
+    /// Empty until built; never replaced, since the slot is built once and never reset.
+    @usableFromInline package let builtSingleton = Unsafe.AtomicReference<AnyObject>()
     /// Which inlined shortcut of `Container.resolve` applies, decided once here instead of on every resolve.
     @usableFromInline package let shortcut: Shortcut
 

@@ -54,6 +54,23 @@ package struct RegistrationKey: Hashable, Sendable {
         return fnv
     }
 
+    /// Whether the key is a type and nothing else (no name, arguments or key path), with the type's address
+    /// even. Metadata is pointer-aligned, so the address always is; checking keeps `bucketWord` exact even
+    /// if it were not.
+    @inlinable @inline(__always)
+    var isTypeOnly: Bool {
+        name == nil && arguments == nil && keyPath == 0 && UInt(bitPattern: Int(bitPattern: type)) & 1 == 0
+    }
+
+    /// What a `RegistrationTable` bucket stores to recognise this key, given its `tableHash`: for a type-only
+    /// key the type's address (even), which equals another key's word only if the keys are equal; for any
+    /// other key the hash with bit 0 set, so that it never equals a type-only key's word, and a match is then
+    /// confirmed by comparing keys. Never `0`, which marks an empty bucket.
+    @inlinable @inline(__always)
+    func bucketWord(hash: UInt) -> UInt {
+        isTypeOnly ? UInt(bitPattern: Int(bitPattern: type)) : hash | 1
+    }
+
     /// A cheap, well-mixed hash: the metatype pointer times a Fibonacci constant, folded with FNV-1a of the name.
     @inlinable @inline(__always)
     package var tableHash: UInt {

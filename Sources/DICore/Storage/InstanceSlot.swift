@@ -8,9 +8,10 @@ import Synchronization
 /// sleeps (a thread blocks on a condition, a task suspends). No lock is held while a factory runs, so a
 /// factory may register, resolve and create children freely, and a chain of any depth holds no lock.
 ///
-/// A `.singleton` slot (`lockFreeReads`) also publishes its instance through an atomic pointer that the
-/// resolve fast path reads without a lock; such a slot is never reset, so the pointer stays valid for the
-/// slot's life. Other slots are read under their lock and can be reset.
+/// A `.singleton` slot (`lockFreeReads`) also publishes its instance through an atomic pointer read without a
+/// lock; such a slot is never reset, so the pointer stays valid for the slot's life. A registration's own
+/// slot publishes the instance in the registration as well (`Registration.builtSingleton`), where the resolve
+/// fast path reads it one load sooner. Other slots are read under their lock and can be reset.
 @usableFromInline
 package final class InstanceSlot: Sendable {
     package enum Retention: Sendable {
@@ -22,7 +23,7 @@ package final class InstanceSlot: Sendable {
     package let retention: Retention
     /// The box of a `.strong` slot, retained; read without a lock when `lockFreeReads`, otherwise under
     /// `state`'s lock, which resets take too.
-    @usableFromInline package let box = Unsafe.AtomicReference<AnyObject>()
+    private let box = Unsafe.AtomicReference<AnyObject>()
     /// Serializes stores and resets; holds the instance of a `.weak` slot. A `lockFreeReads` slot has none:
     /// it is stored once and never reset, so its one exchange of `box` needs no lock (and a singleton's
     /// registration, made per request for a request's own values, allocates no lock).
@@ -46,14 +47,6 @@ package final class InstanceSlot: Sendable {
                 return registration.body.rebox(object)
             }
         }
-    }
-
-    /// The published instance of a `lockFreeReads` slot, `nil` until built: one atomic load, no lock and
-    /// no reference counting of the box (the published box lives as long as the slot). `Service` must be the
-    /// type of the boxes the slot holds.
-    @inlinable
-    package func builtValue<Service>(as _: Service.Type) -> Service? {
-        box.load()?.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
     }
 
     /// Empties a resettable slot and returns the box it held. `.singleton` slots are never reset.
@@ -158,6 +151,11 @@ package final class InstanceSlot: Sendable {
     /// caller only finishes: the waiters find the slot empty, and one of them builds.)
     private func finishBuild(of registration: Registration, box: AnyObject) -> AnyObject {
         store(Unsafe.SendableReference(box), for: registration)
+        // A registration's own singleton slot (not a test container's, nor a `Lazy`'s) also publishes the box
+        // in the registration, where the resolve fast path reads it.
+        if registration.shortcut == .singleton, registration.singleton === self {
+            registration.builtSingleton.storeIfEmpty(box)
+        }
         BuildCoordinator.shared.finish(self)
         return box
     }

@@ -5,11 +5,13 @@
 /// never sees freed memory. Lookups hand out unowned references so the hot path does no reference counting.
 @usableFromInline
 package final class RegistrationTable: Sendable {
-    /// Two words, so that a table of 100,000 registrations stays a few megabytes; the key is compared in the
-    /// registration, which a hit reads next anyway.
+    /// Two words, so that a table of 100,000 registrations stays a few megabytes.
     @usableFromInline
     struct Bucket: Sendable {
-        @usableFromInline let hash: UInt
+        /// The key's `RegistrationKey.bucketWord`: for a key that is only a type (what most resolves ask for),
+        /// the type itself, so that one compare decides a hit without reading the registration; for other
+        /// keys, the hash, which a hit confirms by comparing the registration's key. `0` in an empty bucket.
+        @usableFromInline let word: UInt
         /// The registration, kept alive by `registrations`; `nil` marks an empty bucket.
         @usableFromInline let registration: Unsafe.Unowned<Registration>?
     }
@@ -68,13 +70,14 @@ package final class RegistrationTable: Sendable {
         let mask = mask
         self.buckets = [Bucket](unsafeUninitializedCapacity: capacity) { buckets, initialized in
             for index in 0..<capacity {
-                (buckets.baseAddress! + index).initialize(to: Bucket(hash: 0, registration: nil))
+                (buckets.baseAddress! + index).initialize(to: Bucket(word: 0, registration: nil))
             }
             for registration in registrations {
-                let hash = registration.key.tableHash
+                let key = registration.key
+                let hash = key.tableHash
                 var index = Int(truncatingIfNeeded: hash) & mask
                 while buckets[index].registration != nil { index = (index &+ 1) & mask }
-                buckets[index] = Bucket(hash: hash, registration: Unsafe.Unowned(registration))
+                buckets[index] = Bucket(word: key.bucketWord(hash: hash), registration: Unsafe.Unowned(registration))
             }
             initialized = capacity
         }
@@ -83,11 +86,17 @@ package final class RegistrationTable: Sendable {
     /// The registration stored under `key`, without retaining it (the table keeps it alive).
     @inlinable
     func find(_ key: RegistrationKey, hash: UInt) -> Unsafe.Unowned<Registration>? {
-        buckets.withUnsafeBufferPointer { buckets in
+        let word = key.bucketWord(hash: hash)
+        return buckets.withUnsafeBufferPointer { buckets in
             var index = Int(truncatingIfNeeded: hash) & mask
             while true {
-                guard let registration = buckets[index].registration else { return nil }
-                if buckets[index].hash == hash, registration.with({ $0.key == key }) { return registration }
+                let bucket = buckets[index]
+                if bucket.word == 0 { return nil }
+                // Equal words are equal keys when the word is the type; otherwise equal hashes, to confirm.
+                if bucket.word == word {
+                    let registration = bucket.registration.unsafelyUnwrapped
+                    if key.isTypeOnly || registration.with({ $0.key == key }) { return registration }
+                }
                 index = (index &+ 1) & mask
             }
         }

@@ -19,8 +19,11 @@ import Synchronization
 /// those no reader can still see are freed — with the registrations only they kept, and so the instances of
 /// replaced singletons. Memory stays bounded however often a long-lived container re-registers a key: at
 /// most about twice the live table, plus what a reader that stays inside a factory for long still sees.
+///
+/// A noncopyable value kept inside its `Container` rather than an object of its own: the resolve fast path
+/// then reaches the published word in one load from the container, on every level of the walk.
 @usableFromInline
-package final class Registry: Sendable {
+package struct Registry: ~Copyable, Sendable {
     /// The published table, with the tag set while registrations are pending.
     @usableFromInline let published: Unsafe.AtomicReference<RegistrationTable>
     private let state: Lock<State>
@@ -94,12 +97,12 @@ package final class Registry: Sendable {
         }
     }
 
-    /// Runs `body` on the published table without retaining it, in the caller's read section: for the
-    /// resolve fast path, which holds one section around its whole walk.
+    /// The published table, unretained, and whether registrations are pending: valid only inside the
+    /// caller's read section. For the resolve fast path, which holds one section around its whole walk.
     @inlinable
-    func withTableInSection<R>(_ body: (RegistrationTable, _ hasPending: Bool) -> R) -> R {
+    func tableInSection() -> (table: Unsafe.Unowned<RegistrationTable>, hasPending: Bool) {
         let (table, hasPending) = published.loadTagged()
-        return table.with { body($0, hasPending) }
+        return (table, hasPending)
     }
 
     /// Runs `body` on the published table without retaining it.

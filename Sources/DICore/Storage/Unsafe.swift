@@ -16,7 +16,8 @@ import Synchronization
 /// - **Atomic references** (`AtomicReference`) own one retain of the object they point to, taken when it is
 ///   stored and given back when it is replaced or the reference is destroyed. A reader that loads one without
 ///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
-///   replaced for the life of its slot; a replaced registration table is retired, not freed, until no read
+///   replaced for the life of its slot (nor, once a registration republishes it, for the registration's
+///   life); a replaced registration table is retired, not freed, until no read
 ///   section can see it; a lock-protected reference is read under that lock.
 /// - **Task-local objects** (`boundObject(of:)`) are read where the binding that holds them stores them: a
 ///   binding outlives every synchronous use made inside its scope, in its task, its child tasks and (for a
@@ -137,6 +138,16 @@ package enum Unsafe {
             guard old > 1 else { return nil }
             return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: old & ~1).unsafelyUnwrapped)
                 .takeRetainedValue()
+        }
+
+        /// Stores `object` (retained) if the reference is empty; returns whether it did. For references that
+        /// are written once and never replaced, which lock-free readers may then use for the owner's life.
+        @discardableResult
+        package func storeIfEmpty(_ object: Object) -> Bool {
+            let word = Self.retainedWord(object, tag: false)
+            let (stored, _) = self.word.compareExchange(expected: 0, desired: word, ordering: .acquiringAndReleasing)
+            if !stored { Self.release(word) }
+            return stored
         }
 
         private static func retainedWord(_ object: Object?, tag: Bool) -> UInt {
