@@ -21,8 +21,7 @@ extension Container {
     func resolveLookingEverywhere<Service>(_ key: RegistrationKey, as type: Service.Type) throws -> Service {
         if isClosed { throw closedError(type, name: key.name) }
         if let (registration, owner) = lookup(key) {
-            if let value = builtSingleton(registration, from: owner, as: type) { return value }
-            return try resolve(registration, from: owner, as: type)
+            return try resolveFound(registration, in: owner, as: type)
         }
         // One conformance check for `Optional<T>` and the relationship types (each check costs a cache lookup
         // in the runtime).
@@ -32,17 +31,24 @@ extension Container {
         throw missing(key, type)
     }
 
-    /// The built instance of a synchronous singleton found in `owner`, read as the fast path reads it, when
-    /// nothing asks for more: not a closed or observed container (the slow path reports or refuses), not a
-    /// registration a test container found in its base chain (it builds its own copy).
+    /// Resolves a registration a lookup found in `owner`: a built synchronous singleton is read as the fast
+    /// path reads it, unless something asks for more (a closed or observed container, where the slow path
+    /// reports or refuses; a registration a test container found in its base chain, where it builds its own
+    /// copy); anything else goes through its lifetime.
     ///
-    /// A container with pending registrations (a request's, with its own values) sends every resolve here;
-    /// this keeps one of an ancestor's singletons as cheap as the lookup.
-    func builtSingleton<Service>(_ registration: Registration, from owner: Container, as _: Service.Type)
-        -> Service?
+    /// A container with pending registrations (a request's, with its own values) sends resolves of its
+    /// ancestors' services here. Out of line, so that its caller's frame holds no optional of `Service` (whose
+    /// metadata a failed lookup would otherwise ask the runtime for).
+    @inline(never)
+    func resolveFound<Service>(_ registration: Registration, in owner: Container, as type: Service.Type) throws
+        -> Service
     {
-        guard registration.shortcut == .singleton, owner.testing == nil, !registry.needsSlowPath else { return nil }
-        return Self.built(registration, as: Service.self)
+        if registration.shortcut == .singleton, owner.testing == nil, !registry.needsSlowPath,
+           let value = Self.built(registration, as: Service.self)
+        {
+            return value
+        }
+        return try resolve(registration, from: owner, as: type)
     }
 
     /// Resolves a registration found in `owner` for a request made to this container.

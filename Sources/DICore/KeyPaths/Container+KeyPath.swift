@@ -21,8 +21,7 @@ extension Container {
         let id = KeyPathInterner.shared.id(for: key)
         let registrationKey = RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id)
         if let (registration, owner) = lookup(registrationKey) {
-            if let value = builtSingleton(registration, from: owner, as: Service.self) { return value }
-            return try resolve(registration, from: owner, as: Service.self)
+            return try resolveFound(registration, in: owner, as: Service.self)
         }
         if isClosed { throw closedError(Service.self, name: nil) }
         let declared = ServiceKeys()[keyPath: key]
