@@ -43,9 +43,8 @@ extension Container {
     func resolveFound<Service>(_ registration: Registration, in owner: Container, as type: Service.Type) throws
         -> Service
     {
-        if registration.shortcut == .singleton, owner.testing == nil, !registry.needsSlowPath,
-           let value = Self.built(registration, as: Service.self)
-        {
+        // `built` answers only for a registration whose own slot built and published its singleton.
+        if owner.testing == nil, !registry.needsSlowPath, let value = Self.built(registration, as: Service.self) {
             return value
         }
         return try resolve(registration, from: owner, as: type)
