@@ -12,6 +12,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "CDIRuntimeReferences.h"
+
 #if defined(__ELF__)
 // Initial-exec: a fixed offset from the thread pointer, also when DICore is part of a shared library.
 #define C_DI_TLS_MODEL __attribute__((tls_model("initial-exec")))

@@ -56,6 +56,18 @@ public final class Container: Sendable {
         self.testing = nil
     }
 
+    deinit {
+        // Unlisted under the parent's lock before this container's memory can be freed, so the parent never
+        // reads a freed child (see `children`).
+        guard let parent else { return }
+        let unlisted = Unsafe.Unowned(self)
+        parent.state.withLock { state in
+            if let index = state.children.lastIndex(where: { $0 === unlisted }) {
+                state.children.remove(at: index)
+            }
+        }
+    }
+
     /// A test container: a root that resolves `link.base`'s graph as if it were registered here.
     package init(name: String, tags: Set<String>, testing link: TestContainerLink) {
         self.name = name
@@ -79,10 +91,7 @@ public final class Container: Sendable {
     /// out through it.
     public func child(name: String, tags: Set<String> = []) -> Container {
         let child = Container(name: name, tags: tags, parent: self)
-        state.withLock { state in
-            state.children.removeAll { $0.container == nil }
-            state.children.append(WeakContainer(child))
-        }
+        state.withLock { state in state.children.append(Unsafe.Unowned(child)) }
         child.inheritBehaviors(from: self)
         // `close()` marks this container closed before it closes the children it lists, so a child added
         // concurrently is either in that list or sees the mark here.
@@ -96,9 +105,16 @@ public final class Container: Sendable {
         tags.count <= 4 ? tags.contains { $0 == tag } : tags.contains(tag)
     }
 
+    /// How many children this container lists (alive, or in their `deinit`).
+    package var childCount: Int {
+        state.withLock { $0.children.count }
+    }
+
     /// The children of this container that are still alive, oldest first.
     package var children: [Container] {
-        state.withLock { $0.children.compactMap(\.container) }
+        // Every listed child's memory is allocated while the lock is held: its `deinit` unlists it under
+        // this lock first. One whose deinitialisation has begun is left out.
+        state.withLock { $0.children.compactMap { $0.retainedUnlessDeinitialising() } }
     }
 
     /// Whether `other` is this container or one of its ancestors, so that its registrations apply here.

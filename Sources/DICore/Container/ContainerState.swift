@@ -3,10 +3,12 @@
 ///
 /// One lock for the four: a request's container would otherwise allocate and set up four mutexes and
 /// conditions it hardly ever contends for. No code holds it while taking another lock of the same container,
-/// and none runs user code under it (a slot's `make` builds an empty slot).
+/// and none runs user code under it (a slot's `make` builds an empty slot) or drops under it what could be the
+/// last reference to a child (a child's `deinit` takes its parent's lock to leave the list).
 struct ContainerState {
-    /// The children made so far, weakly: a dropped child is freed, and forgotten at the next `child(name:)`.
-    var children: [WeakContainer] = []
+    /// The children that are alive, unretained: a child takes itself out of the list in its `deinit`. Read
+    /// them through `Container.children`.
+    var children: [Unsafe.Unowned<Container>] = []
     var held = HeldInstances()
     var slots = SlotStore.Slots()
     var behaviors: [any ContainerBehavior] = []
@@ -16,11 +18,4 @@ struct ContainerState {
 struct HeldInstances {
     var instances: [HeldInstance] = []
     var isClosed = false
-}
-
-/// A child as its parent lists it.
-final class WeakContainer: Sendable {
-    weak let container: Container?
-
-    init(_ container: Container) { self.container = container }
 }

@@ -14,7 +14,10 @@ package final class LookupContext: Sendable {
     /// The containers the lookup searched, nearest first (the asking container, its ancestors, and the base
     /// chain of a test container), with what each held.
     private let visible: [Holder]
-    /// The asking container, for the registrations of the containers it cannot see.
+    /// The asking container, for the registrations of the containers it cannot see; `nil` when its tree
+    /// had no such container at the throw. Weak, and only then: a weakly referenced object keeps a side
+    /// table for life, which slows every later retain and release of it, and a lookup that fails again and
+    /// again (a probe for an optional service) would slow every use of its container.
     private weak let asking: Container?
 
     private struct Holder: Sendable {
@@ -31,7 +34,20 @@ package final class LookupContext: Sendable {
         var visible: [Holder] = []
         Self.collect(from: container, into: &visible)
         self.visible = visible
-        asking = container
+        asking = Self.hidesContainers(from: container) ? container : nil
+    }
+
+    /// Whether `container`'s tree holds a container it cannot see: a child of its own, or of an ancestor
+    /// beside the way up.
+    private static func hidesContainers(from container: Container) -> Bool {
+        var current = container
+        var through: Container? = nil
+        while true {
+            if current.childCount > (through == nil ? 0 : 1) { return true }
+            guard let parent = current.parent else { return false }
+            through = current
+            current = parent
+        }
     }
 
     private static func collect(from container: Container, into holders: inout [Holder]) {

@@ -34,10 +34,10 @@ package struct SlotStore: Sendable {
             }
         }
 
-        mutating func remove(at position: Int) -> InstanceSlot {
-            let slot = entries.remove(at: position).slot
+        mutating func remove(at position: Int) -> (registration: Registration, slot: InstanceSlot) {
+            let entry = entries.remove(at: position)
             if index != nil { reindex() }
-            return slot
+            return entry
         }
 
         private mutating func reindex() {
@@ -60,10 +60,12 @@ package struct SlotStore: Sendable {
     /// Drops the slot of `registration` (replaced), and returns it.
     @discardableResult
     package func remove(_ registration: Registration) -> InstanceSlot? {
-        state.withLock { state in
-            guard let position = state.slots.position(of: registration) else { return nil }
-            return state.slots.remove(at: position)
+        // The removed entry is dropped after the lock: the last reference to anything it keeps may be
+        // released there, and a child container's `deinit` takes this container's lock.
+        let removed = state.withLock { state in
+            state.slots.position(of: registration).map { state.slots.remove(at: $0) }
         }
+        return removed?.slot
     }
 
     /// Every slot with its registration, oldest first.

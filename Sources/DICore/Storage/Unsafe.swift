@@ -1,3 +1,4 @@
+import CDIThreadLocal
 import Synchronization
 
 /// Every unsafe reference DICore (and the modules built on it) handles: references used without reference
@@ -13,6 +14,13 @@ import Synchronization
 ///   registrations and is not freed while a read section can see it (`TableReclamation`), and a thread's
 ///   resolution stack is kept by the thread's key until the thread exits. Each use states which of these
 ///   holds.
+/// - **A container's list of its children** holds them unretained and is read only under the parent's lock,
+///   which a child's `deinit` takes to leave the list before its memory can be freed: every listed address is
+///   allocated memory while the lock is held. `Unowned.retainedUnlessDeinitialising()` retains the child and
+///   then asks whether its deinitialisation had begun; if so it releases at once, still under the lock, so
+///   the retain never outlives the `deinit` (the runtime allows a balanced retain of an object in `deinit`).
+///   A weak list would do the same work with a side table per child, which slows every later retain and
+///   release of that child.
 /// - **Atomic references** (`AtomicReference`) own one retain of the object they point to, taken when it is
 ///   stored and given back when it is replaced or the reference is destroyed. A reader that loads one without
 ///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
@@ -59,6 +67,18 @@ package enum Unsafe {
         package static func cast<Source: AnyObject>(_ object: Source) -> Self? {
             guard object is Object else { return nil }
             return Unowned(Unmanaged.fromOpaque(Unmanaged.passUnretained(object).toOpaque()))
+        }
+
+        /// The object, retained, or `nil` when its deinitialisation has begun. Only where the object's memory
+        /// stays allocated until the caller is done, and a deinitialising object cannot finish its `deinit`
+        /// before then (see `Unsafe`: a container's list of children, under the parent's lock).
+        package func retainedUnlessDeinitialising() -> Object? {
+            _ = reference.retain()
+            guard !c_di_is_deinitialising(reference.toOpaque()) else {
+                reference.release()
+                return nil
+            }
+            return reference.takeRetainedValue()
         }
 
         /// The object, as an ordinary (retained) reference.
