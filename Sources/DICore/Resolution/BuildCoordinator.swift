@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Who is building which shared instance right now, and who waits for whom: the one build-and-wait state
 /// machine behind every `InstanceSlot`, shared by the synchronous and the `async` path.
 ///
@@ -10,13 +12,20 @@
 /// Each resolution is known by a chain of tokens (its own and those of the builds it is nested in); a
 /// waiter records its chain and the slot it waits for. If, following builders and the waiters whose chains
 /// contain them, the graph comes back to the asker's own chain, the wait would never end, and the asker gets
-/// `circularDependency` naming the loop instead. Claims, waits and finishes all happen under one lock, so
-/// every recorded edge is current: a waiter's record is removed by the very `finish` that wakes it, and a
-/// builder's record by its own `finish`. A cycle found is therefore a real one, and a wait not refused can
-/// always end (the chain of waits it joins ends at a builder that is running).
+/// `circularDependency` naming the loop instead. Waits are recorded and removed under one lock, and a
+/// slot's builder is its own atomic word (`InstanceSlot.builder`), set by the claim and cleared by the
+/// `finish`, so every edge followed is current: a waiter's record is removed by the very `finish` that wakes
+/// it, and a slot whose builder has finished names nobody. A cycle found is therefore a real one, and a wait
+/// not refused can always end (the chain of waits it joins ends at a builder that is running).
 ///
-/// The lock is taken only when a slot is empty (a first build, a `.graph` instance, a reset `.cached` one):
-/// reading a built instance never comes here.
+/// A claim nobody contends is one compare-and-swap on the slot and no lock: a server builds a handful of
+/// request-scoped instances per request on every thread, and one lock for all of them was a point every
+/// thread met. A finish takes the lock only when some wait is recorded. The two sides cannot miss each
+/// other: a waiter counts its wait, then reads the builder; a finish clears the builder, then reads the
+/// count (both sequentially consistent), so either the waiter sees the slot free and looks again, or the
+/// finish sees the wait and wakes it.
+///
+/// Reading a built instance never comes here.
 final class BuildCoordinator: Sendable {
     static let shared = BuildCoordinator()
 
@@ -26,23 +35,24 @@ final class BuildCoordinator: Sendable {
         let registration: Registration
     }
 
-    /// A resolution waiting for the build of `slot`.
+    /// A resolution waiting for the build of `slot`, which builds `registration`.
     private struct Wait {
         let chain: [Int]
-        let slot: ObjectIdentifier
+        let slot: InstanceSlot
+        let registration: Registration
         /// Set when the waiter is a task that has suspended.
         var continuation: CheckedContinuation<Void, Never>?
     }
 
     private struct State {
-        /// By slot.
-        var builds: [ObjectIdentifier: Build] = [:]
         /// By wait id; an entry is removed by the `finish` that ends the wait.
         var waits: [Int: Wait] = [:]
         var nextWait = 0
     }
 
     private let state = Lock(State())
+    /// How many waits are recorded; a `finish` with none takes no lock.
+    private let waitCount = Atomic<Int>(0)
 
     /// What an asker does next.
     enum Claim: Sendable {
@@ -61,7 +71,7 @@ final class BuildCoordinator: Sendable {
     func claim(_ slot: InstanceSlot, for registration: Registration, resolution: ResolutionScope) throws
         -> Claim
     {
-        let id = ObjectIdentifier(slot)
+        if let claim = claimUncontended(slot, for: registration, resolution: resolution) { return claim }
         var queued: Int?
         return try state.withLockAwaiting({ state throws(ResolutionError) -> Claim? in
             if let wait = queued {
@@ -69,7 +79,7 @@ final class BuildCoordinator: Sendable {
                 if state.waits[wait] != nil { return nil }
                 queued = nil
             }
-            switch try Self.step(&state, slot: slot, id: id, registration, resolution: resolution) {
+            switch try step(&state, slot: slot, registration, resolution: resolution) {
             case .lookAgain: return .lookAgain
             case .build: return .build
             case .queued(let wait):
@@ -79,18 +89,20 @@ final class BuildCoordinator: Sendable {
         })
     }
 
-    /// Claims `slot` for an `async` build, or records the asker as waiting for the build under way.
+    /// Claims `slot` for an `async` build, or records a wait for the build under way and returns `.queued`
+    /// (the caller suspends with `suspend(until:)`).
     ///
     /// - Throws: `circularDependency` when waiting would never end.
     func claimOrQueue(_ slot: InstanceSlot, for registration: Registration, resolution: ResolutionScope) throws
         -> Claim
     {
-        try state.withLock { state throws(ResolutionError) -> Claim in
-            try Self.step(&state, slot: slot, id: ObjectIdentifier(slot), registration, resolution: resolution)
+        if let claim = claimUncontended(slot, for: registration, resolution: resolution) { return claim }
+        return try state.withLock { state throws(ResolutionError) -> Claim in
+            try step(&state, slot: slot, registration, resolution: resolution)
         }
     }
 
-    /// Suspends until the build that `wait` waits for has finished (at once if it already has).
+    /// Suspends until the wait `wait` ends (at once if it already has).
     func suspend(until wait: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let finished = state.withLock { state -> Bool in
@@ -102,18 +114,16 @@ final class BuildCoordinator: Sendable {
         }
     }
 
-    /// Ends the build of `slot` (stored or failed) and wakes everybody waiting for it.
+    /// Ends the build of `slot` (finished or failed) and wakes everybody waiting for it.
     func finish(_ slot: InstanceSlot) {
-        let id = ObjectIdentifier(slot)
+        slot.builder.store(0, ordering: .sequentiallyConsistent)
+        guard waitCount.load(ordering: .sequentiallyConsistent) > 0 else { return }
         let (continuations, sleepers) = state.withLock { state in
-            state.builds[id] = nil
             var continuations: [CheckedContinuation<Void, Never>] = []
             var sleepers = false
-            // Nobody waits for most builds; walking an empty dictionary still costs a few hundred
-            // instructions of generic iteration.
-            if state.waits.isEmpty { return (continuations, sleepers) }
-            for (key, wait) in state.waits where wait.slot == id {
+            for (key, wait) in state.waits where wait.slot === slot {
                 state.waits[key] = nil
+                waitCount.subtract(1, ordering: .sequentiallyConsistent)
                 if let continuation = wait.continuation { continuations.append(continuation) } else { sleepers = true }
             }
             return (continuations, sleepers)
@@ -123,34 +133,53 @@ final class BuildCoordinator: Sendable {
         for continuation in continuations { continuation.resume() }
     }
 
-    /// One look at `slot` under the lock: its instance, a claim, or a recorded wait.
-    private static func step(
+    /// The claim of a slot nobody builds, without the lock; `nil` when somebody does (the caller takes the
+    /// lock to wait, or to find the cycle).
+    private func claimUncontended(
+        _ slot: InstanceSlot, for registration: Registration, resolution: ResolutionScope
+    ) -> Claim? {
+        guard slot.claim(for: resolution.buildToken) else { return nil }
+        // Built by a claim that finished between the caller's read and this one: give the slot back.
+        if slot.current(registration) != nil {
+            finish(slot)
+            return .lookAgain
+        }
+        return .build
+    }
+
+    private func step(
         _ state: inout State,
         slot: InstanceSlot,
-        id: ObjectIdentifier,
         _ registration: Registration,
         resolution: ResolutionScope
     ) throws(ResolutionError) -> Claim {
         if slot.current(registration) != nil { return .lookAgain }
-        // One hash for the common case, a slot nobody builds: claim it, and put back the build found otherwise.
-        let claim = Build(builder: resolution.buildToken, registration: registration)
-        guard let build = state.builds.updateValue(claim, forKey: id) else { return .build }
-        state.builds[id] = build
+        if slot.claim(for: resolution.buildToken) {
+            // Under the lock nobody has recorded a wait for this claim, so giving it back wakes nobody.
+            guard slot.current(registration) == nil else {
+                slot.builder.store(0, ordering: .sequentiallyConsistent)
+                return .lookAgain
+            }
+            return .build
+        }
+        // Record the wait before reading the builder (see the type's comment), and take it back when the
+        // build has finished meanwhile or waiting would never end.
+        state.nextWait += 1
+        let id = state.nextWait
         // Only a claim that finds a build under way needs the tokens of its resolution (an allocation).
         let chain = resolution.chain
-        if let loop = loop(in: state, from: build, waitedForBy: chain) {
-            throw cycle(loop, asked: registration, chain: chain, path: resolution.path)
-        }
-        state.nextWait += 1
-        state.waits[state.nextWait] = Wait(chain: chain, slot: id, continuation: nil)
-        return .queued(state.nextWait)
+        state.waits[id] = Wait(chain: chain, slot: slot, registration: registration, continuation: nil)
+        waitCount.add(1, ordering: .sequentiallyConsistent)
+        let builder = slot.builder.load(ordering: .sequentiallyConsistent)
+        let loop = builder == 0 ? nil : Self.loop(in: state, from: Build(builder: builder, registration: registration),
+                                                  waitedForBy: chain)
+        guard builder == 0 || loop != nil else { return .queued(id) }
+        state.waits[id] = nil
+        waitCount.subtract(1, ordering: .sequentiallyConsistent)
+        if let loop { throw Self.cycle(loop, asked: registration, chain: chain, path: resolution.path) }
+        return .lookAgain
     }
 
-    /// The builds that lead from `build` back to a resolution of `chain`, each with its builder; `nil` when
-    /// waiting for `build` cannot deadlock.
-    ///
-    /// A builder is stuck if some resolution nested in it (a waiter whose chain contains the builder's
-    /// token) waits for another build; follow those waits breadth first.
     private static func loop(in state: State, from build: Build, waitedForBy chain: [Int]) -> [Build]? {
         var trails: [(token: Int, trail: [Build])] = [(build.builder, [build])]
         var seen: Set<Int> = [build.builder]
@@ -159,10 +188,9 @@ final class BuildCoordinator: Sendable {
             for (token, trail) in trails {
                 if chain.contains(token) { return trail }
                 for wait in state.waits.values where wait.chain.contains(token) {
-                    guard let blocking = state.builds[wait.slot], seen.insert(blocking.builder).inserted else {
-                        continue
-                    }
-                    next.append((blocking.builder, trail + [blocking]))
+                    let builder = wait.slot.builder.load(ordering: .sequentiallyConsistent)
+                    guard builder != 0, seen.insert(builder).inserted else { continue }
+                    next.append((builder, trail + [Build(builder: builder, registration: wait.registration)]))
                 }
             }
             trails = next
@@ -170,7 +198,6 @@ final class BuildCoordinator: Sendable {
         return nil
     }
 
-    /// The `circularDependency` error for a wait that would close `loop`.
     private static func cycle(_ loop: [Build], asked: Registration, chain: [Int], path: [PathElement])
         -> ResolutionError
     {

@@ -28,10 +28,18 @@ package final class InstanceSlot: Sendable {
     /// it is stored once and never reset, so its one exchange of `box` needs no lock (and a singleton's
     /// registration, made per request for a request's own values, allocates no lock).
     private let state: Lock<WeakObject?>?
+    /// The token of the resolution building this slot's instance, `0` when nobody does; claimed and cleared
+    /// by the `BuildCoordinator` only.
+    let builder = Atomic<Int>(0)
 
     package init(retention: Retention, lockFreeReads: Bool) {
         self.retention = retention
         state = lockFreeReads && retention == .strong ? nil : Lock(nil)
+    }
+
+    /// Claims the build for the resolution `token`; `false` when somebody builds already.
+    func claim(for token: Int) -> Bool {
+        builder.compareExchange(expected: 0, desired: token, ordering: .sequentiallyConsistent).exchanged
     }
 
     /// The instance's box, if one is built and (for a weak slot) still alive.
