@@ -171,19 +171,21 @@ extension Container {
     }
 
     func checkAncestors(allow registration: Registration) throws(RegistrationError) {
-        var current = parent
-        while let ancestor = current {
-            if ancestor.registry.mayHoldFinalRegistrations,
-               let existing = ancestor.registry.registration(for: registration.key), !existing.overridable
-            {
-                throw .alreadyRegistered(
-                    registration, over: existing, in: name,
-                    "\(registration.displayName) is registered in \(ancestor.name) at \(existing.location) with "
-                        + "overridable: false, so \(name) cannot shadow it (at \(registration.location)). "
-                        + "Resolve the ancestor's registration, or make it overridable."
-                )
-            }
-            current = ancestor.parent
+        // Walked unowned (see `nearest(_:)`): a request's container registers its values per request, and
+        // its ancestors are shared by every request.
+        let final = parent?.nearest { ancestor in
+            guard ancestor.registry.mayHoldFinalRegistrations,
+                  let existing = ancestor.registry.registration(for: registration.key)
+            else { return false }
+            return !existing.overridable
+        }
+        if let ancestor = final?.object, let existing = ancestor.registry.registration(for: registration.key) {
+            throw .alreadyRegistered(
+                registration, over: existing, in: name,
+                "\(registration.displayName) is registered in \(ancestor.name) at \(existing.location) with "
+                    + "overridable: false, so \(name) cannot shadow it (at \(registration.location)). "
+                    + "Resolve the ancestor's registration, or make it overridable."
+            )
         }
     }
 }

@@ -33,8 +33,12 @@ extension Container: Resolver {
         walk: if !table.with({ $0.needsSlowPath }) {
             while true {
                 if let found = table.with({ $0.find(key, hash: hash) }) {
-                    // A built singleton first: its box, when published, is all the shortcut needs.
-                    if let value = found.with({ Self.built($0, as: Service.self) }) { return value }
+                    // A built singleton first: its box, when published, is all the shortcut needs. Read as a
+                    // box, not as an optional `Service`: generic code (a factory's resolve through its
+                    // `Resolver`) would ask the runtime for that optional's metadata on every resolve.
+                    if let box = found.with({ $0.builtSingleton.load() }) {
+                        return box.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
+                    }
                     if found.with({ $0.shortcut }) == .transient {
                         return try found.with { try buildTransient($0, as: Service.self) }
                     }
@@ -72,14 +76,6 @@ extension Container: Resolver {
     func pendingStep(for type: ObjectIdentifier, name: String?) -> Registration?? {
         if testing != nil { return .some(nil) }
         return registry.registration(for: RegistrationKey(type: type, name: name)).map { .some($0) }
-    }
-
-    /// The built instance of a synchronous singleton, read without a lock from the registration, where its
-    /// slot publishes it (`nil` for every other registration): one atomic load, no reference counting of the
-    /// box, which lives as long as the registration.
-    @inlinable
-    static func built<Service>(_ registration: Registration, as _: Service.Type) -> Service? {
-        registration.builtSingleton.load()?.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
     }
 
     /// Runs a synchronous transient factory on the thread's resolution path.

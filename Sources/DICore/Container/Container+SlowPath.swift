@@ -43,9 +43,9 @@ extension Container {
     func resolveFound<Service>(_ registration: Registration, in owner: Container, as type: Service.Type) throws
         -> Service
     {
-        // `built` answers only for a registration whose own slot built and published its singleton.
-        if owner.testing == nil, !registry.needsSlowPath, let value = Self.built(registration, as: Service.self) {
-            return value
+        // A registration publishes a box only when its own slot built its singleton.
+        if owner.testing == nil, !registry.needsSlowPath, let box = registration.builtSingleton.load() {
+            return box.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
         }
         return try resolve(registration, from: owner, as: type)
     }

@@ -119,15 +119,23 @@ public final class Container: Sendable {
 
     /// Whether `other` is this container or one of its ancestors, so that its registrations apply here.
     package func sees(_ other: Container) -> Bool {
-        var current: Container? = self
-        while let container = current {
-            if container === other { return true }
-            current = container.parent
-        }
-        return false
+        nearest { $0 === other } != nil
     }
 
-    /// This container, then its parent, up to the root.
+    /// The nearest of this container and its ancestors for which `matches` is true, or `nil`.
+    ///
+    /// The walk does no reference counting (each container keeps its ancestors alive): ancestors are shared
+    /// by every child, a server's by every request, and a retain of an object other threads retain too is an
+    /// atomic write to a contended cache line.
+    package func nearest(_ matches: (Container) throws -> Bool) rethrows -> Unsafe.Unowned<Container>? {
+        var current = Unsafe.Unowned(self)
+        while true {
+            if try current.with(matches) { return current }
+            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { return nil }
+            current = parent
+        }
+    }
+
     package var ancestry: [Container] {
         var result: [Container] = []
         var current: Container? = self

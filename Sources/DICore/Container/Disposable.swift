@@ -56,7 +56,10 @@ extension Container {
             let registration = instance.registration
             let isSingleton = instance.slot === registration.singleton
             let box = isSingleton ? instance.slot.current(registration) : instance.slot.reset()
-            return box.map(registration.body.unbox)
+            // Not `box.map(registration.body.unbox)`: a partially applied method is a closure allocated
+            // (and its context retained) per instance.
+            guard let box else { return nil }
+            return registration.body.unbox(box)
         }
     }
 

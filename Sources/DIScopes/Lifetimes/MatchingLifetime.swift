@@ -12,17 +12,14 @@ struct MatchingLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        var candidate: Container? = requestedFrom
-        while let container = candidate, !container.isTagged(tag) { candidate = container.parent }
-        guard let tagged = candidate else {
+        // The walks count no references: the ancestors are shared by every request's container.
+        guard let tagged = requestedFrom.nearest({ $0.isTagged(tag) })?.object else {
             throw ScopeErrors.noTaggedContainer(
                 tag, registration, registeredIn: registeredIn, requestedFrom: requestedFrom, path: resolution.path
             )
         }
         // The tagged container builds the instance with its own resolver, so it must see the registration.
-        var below: Container? = tagged
-        while let container = below, container !== registeredIn { below = container.parent }
-        guard below != nil else {
+        guard tagged.sees(registeredIn) else {
             throw ScopeErrors.taggedAboveRegistration(
                 tag, registration, tagged: tagged, registeredIn: registeredIn, requestedFrom: requestedFrom,
                 path: resolution.path
