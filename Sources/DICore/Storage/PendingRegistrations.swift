@@ -18,7 +18,7 @@ struct PendingRegistrations {
 
     /// Up to this many entries (a request's container registers two or three) are found by a linear scan of
     /// `hashes`, with no index to build.
-    private static let linearLimit = 8
+    static let linearLimit = 8
 
     /// The pending registration for `key`.
     subscript(key: RegistrationKey) -> Registration? {

@@ -132,11 +132,13 @@ package struct Registry: ~Copyable, Sendable {
             guard !state.pending.isEmpty else { return state.table.registration(for: key) }
             let found = state.pending[key] ?? state.table.registration(for: key)
             state.lockedLookups += 1
-            // Publishing builds a table and retires the old one, so it waits until that is paid for: a few
-            // lookups took the lock (a request's container, resolved from a few times, never publishes), and
-            // the pending map has grown to a quarter of the table, or lookups took the lock once for every
-            // 16 registrations.
-            if state.lockedLookups >= Self.lockedLookupsBeforePublishing,
+            // Publishing builds a table and retires the old one, so it waits until that is paid for: more
+            // registrations are pending than a scan reads at a glance (a request's container, with its few
+            // values, never publishes: the table it would retire at close goes to the process-wide batch, whose
+            // lock and barrier every thread meets), a few lookups took the lock, and the pending map has grown
+            // to a quarter of the table, or lookups took the lock once for every 16 registrations.
+            if state.pending.count > PendingRegistrations.linearLimit,
+                state.lockedLookups >= Self.lockedLookupsBeforePublishing,
                 state.pending.count * 4 >= state.table.count || state.lockedLookups * 16 >= state.table.count
             {
                 publish(&state)
