@@ -9,21 +9,42 @@
 /// static let disposables = ConformanceMemo { $0 is any Disposable }
 /// if disposables.passes(value) { (value as! any Disposable).dispose() }
 /// ```
+///
+/// Reading takes no lock: every thread of a server closes request containers, and one lock for all of them
+/// was a point every thread met on every released instance. The answers are an immutable snapshot published
+/// through an atomic reference; an answer not yet known is added under a lock, to a copy that replaces the
+/// snapshot. A replaced snapshot is kept (a reader may still be looking into it), one per type ever asked
+/// about: a few dozen small dictionaries for a whole process.
 package final class ConformanceMemo: Sendable {
+    private final class Answers: Sendable {
+        let byType: [ObjectIdentifier: Bool]
+        init(_ byType: [ObjectIdentifier: Bool]) { self.byType = byType }
+    }
+
     private let test: @Sendable (Any) -> Bool
-    private let answers = Lock([ObjectIdentifier: Bool]())
+    /// The current snapshot; replaced ones are never freed (see above), so a reader may use it unretained.
+    private let answers = Unsafe.AtomicReference<Answers>()
+    /// Serializes additions; keeps every replaced snapshot alive.
+    private let replaced = Lock<[Answers]>([])
 
     /// A memo of `test`, which must answer the same for every value of one dynamic type.
     package init(_ test: @escaping @Sendable (Any) -> Bool) {
         self.test = test
+        answers.exchange(Answers([:]))
     }
 
     /// Whether `value` passes the test: asked of the first value of its dynamic type, then remembered.
     package func passes(_ value: Any) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: value))
-        if let known = answers.withLock({ $0[type] }) { return known }
+        if let known = answers.load()?.with({ $0.byType[type] }) { return known }
         let answer = test(value)
-        answers.withLock { $0[type] = answer }
+        replaced.withLock { replaced in
+            let current = answers.load()?.with { $0.byType } ?? [:]
+            guard current[type] == nil else { return }
+            if let old = answers.exchange(Answers(current.merging([type: answer]) { old, _ in old })) {
+                replaced.append(old)
+            }
+        }
         return answer
     }
 }
