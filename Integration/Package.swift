@@ -127,7 +127,7 @@ let serverTargets: [Target] = [
     .executableTarget(
         name: "request-probe",
         dependencies: [
-            "ShopServer", "ShopApp", "ShopCore",
+            "ShopServer", "ShopApp", "ShopCore", "Cart",
             .product(name: "DICore", package: "DIToolkit"),
             .product(name: "DIScopes", package: "DIToolkit"),
             .product(name: "DIPropertyWrappers", package: "DIToolkit"),

@@ -7,14 +7,18 @@
 //   valgrind --tool=callgrind request-probe add 1000      # and 2000: the difference / 1000 is one request
 //
 // Modes: lifecycle (make, register, close; nothing resolved), products, add, health (the services each route's
-// endpoint resolves). The handlers' own work is left out: it is the same in the hand-wired server. Checkout is
-// left out too: its first resolve connects the payment gateway through an actor, and valgrind cannot follow
-// the hop to the concurrent executor's threads.
+// endpoint resolves), hand-add (what the hand-wired server makes for POST /cart/items instead). The handlers'
+// own work is left out: it is the same in the hand-wired server. Checkout is left out too: its first resolve
+// connects the payment gateway through an actor, and valgrind cannot follow the hop to the concurrent
+// executor's threads.
+//
+//   request-probe time add 20000 2     # wall clock: 20,000 requests on each of 2 tasks, ns per request
 import DICore
 import DIPropertyWrappers
 import DIScopes
 import HTTPTypes
 import Hummingbird
+import Cart
 import ShopApp
 import ShopCore
 import ShopServer
@@ -24,16 +28,21 @@ import Glibc
 import Darwin
 #endif
 
-let arguments = CommandLine.arguments.dropFirst()
-let modes = ["lifecycle", "products", "add", "health"]
+var arguments = CommandLine.arguments.dropFirst()
+// `time`: the same work on THREADS concurrent tasks, timed by the wall clock (ns per request), to see what
+// sharing the server container between threads costs. Noisy: compare builds in alternated runs.
+let timed = arguments.first == "time"
+if timed { arguments = arguments.dropFirst() }
+let modes = ["lifecycle", "products", "add", "health", "hand-add"]
 guard let mode = arguments.first, modes.contains(mode),
-      let count = arguments.dropFirst().first.map({ Int($0) }) ?? 1000
+      let count = arguments.dropFirst().first.map({ Int($0) }) ?? 1000,
+      let threads = arguments.dropFirst(2).first.map({ Int($0) }) ?? 1
 else {
-    print("usage: request-probe \(modes.joined(separator: "|")) [COUNT]")
+    print("usage: request-probe [time] \(modes.joined(separator: "|")) [COUNT] [THREADS (time only)]")
     exit(2)
 }
 
-@inline(never) func use<T>(_ value: T) { withExtendedLifetime(value) {} }
+@Sendable @inline(never) func use<T>(_ value: T) { withExtendedLifetime(value) {} }
 
 let server = try await ShopServer.make(ShopServer.Options(port: 0))
 guard let middleware = server.requestContainers else { fatalError("the container server has a middleware") }
@@ -41,7 +50,25 @@ var head = HTTPRequest(method: .post, scheme: "http", authority: "localhost", pa
 head.headerFields[ShopServer.userHeader] = "probe"
 let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
 
-for index in 0..<count {
+// What the hand-wired server does for POST /cart/items besides the handler: the request's values, the cart
+// and the unit of work made by hand, the unit of work disposed. `add` minus `hand-add` is what the container
+// adds to that route.
+let carts = try server.server!.resolve(CartStore.self)
+let pricing = try server.server!.resolve(CartPricing.self)
+let journal = try server.server!.resolve(UnitOfWorkJournal.self)
+
+@Sendable func serveByHand(_ index: Int) {
+    let info = RequestInfo(id: "probe-\(index)", method: request.method.rawValue, path: request.uri.path)
+    let work = UnitOfWork(request: info, journal: journal)
+    let cart = SessionCart(
+        session: UserSession(user: request.headers[ShopServer.userHeader] ?? "guest"), store: carts, pricing: pricing
+    )
+    use((cart, work))
+    work.dispose()
+}
+
+@Sendable func serve(_ index: Int) async throws {
+    if mode == "hand-add" { return serveByHand(index) }
     let container = try middleware.makeContainer(for: request, id: "probe-\(index)")
     try await withContainer(container) {
         switch mode {
@@ -57,5 +84,22 @@ for index in 0..<count {
         }
     }
     await container.closeAsync()
+}
+
+if timed {
+    for round in 1...3 {
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<threads {
+                group.addTask { for index in 0..<count { try await serve(task * count + index) } }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = ContinuousClock.now - start
+        let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+        print("round \(round): \(mode) on \(threads) tasks: \(Int(nanoseconds / Double(count))) ns per request per task")
+    }
+} else {
+    for index in 0..<count { try await serve(index) }
 }
 server.shop?.close()
