@@ -16,9 +16,30 @@
 /// snapshot. A replaced snapshot is kept (a reader may still be looking into it), one per type ever asked
 /// about: a few dozen small dictionaries for a whole process.
 package final class ConformanceMemo: Sendable {
+    /// The answers known at one moment: the types in the order they were first asked about, scanned one by
+    /// one while they are few (a server disposes a handful of types; comparing a few words costs less than
+    /// hashing one), and indexed past that.
     private final class Answers: Sendable {
-        let byType: [ObjectIdentifier: Bool]
-        init(_ byType: [ObjectIdentifier: Bool]) { self.byType = byType }
+        static let scanLimit = 16
+        let types: [ObjectIdentifier]
+        let passes: [Bool]
+        let index: [ObjectIdentifier: Bool]?
+
+        init(types: [ObjectIdentifier], passes: [Bool]) {
+            self.types = types
+            self.passes = passes
+            index = types.count > Self.scanLimit ? Dictionary(uniqueKeysWithValues: zip(types, passes)) : nil
+        }
+
+        func answer(for type: ObjectIdentifier) -> Bool? {
+            if let index { return index[type] }
+            for position in types.indices where types[position] == type { return passes[position] }
+            return nil
+        }
+
+        func adding(_ type: ObjectIdentifier, _ passes: Bool) -> Answers {
+            Answers(types: types + [type], passes: self.passes + [passes])
+        }
     }
 
     private let test: @Sendable (Any) -> Bool
@@ -30,20 +51,17 @@ package final class ConformanceMemo: Sendable {
     /// A memo of `test`, which must answer the same for every value of one dynamic type.
     package init(_ test: @escaping @Sendable (Any) -> Bool) {
         self.test = test
-        answers.exchange(Answers([:]))
+        answers.exchange(Answers(types: [], passes: []))
     }
 
     /// Whether `value` passes the test: asked of the first value of its dynamic type, then remembered.
     package func passes(_ value: Any) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: value))
-        if let known = answers.load()?.with({ $0.byType[type] }) { return known }
+        if let known = answers.load()?.with({ $0.answer(for: type) }) { return known }
         let answer = test(value)
         replaced.withLock { replaced in
-            let current = answers.load()?.with { $0.byType } ?? [:]
-            guard current[type] == nil else { return }
-            if let old = answers.exchange(Answers(current.merging([type: answer]) { old, _ in old })) {
-                replaced.append(old)
-            }
+            guard let current = answers.load()?.object, current.answer(for: type) == nil else { return }
+            if let old = answers.exchange(current.adding(type, answer)) { replaced.append(old) }
         }
         return answer
     }

@@ -55,9 +55,20 @@ package final class Registration: Sendable {
     /// Whether `dependencies` is the whole list (`autoregister`, even with no parameters); `false` for a
     /// closure factory, whose dependencies diagnostics cannot see without running it.
     package let declaresDependencies: Bool
-    /// A number unique to this registration in the process, increasing in creation order (DIScopes keys
-    /// instances by it).
-    package let sequence: Int
+    /// A number unique to this registration in the process, never reused (DIScopes keys a custom storage's
+    /// instances by it). Drawn from a process-wide counter when first asked for, not when the registration is
+    /// made: a server registers a request's values on every thread, and one counter that all of them
+    /// increment is a cache line the cores pass back and forth.
+    package var sequence: Int {
+        let drawn = assignedSequence.load(ordering: .acquiring)
+        if drawn != 0 { return drawn }
+        let next = Self.counter.add(1, ordering: .relaxed).newValue
+        let (exchanged, original) = assignedSequence.compareExchange(
+            expected: 0, desired: next, ordering: .acquiringAndReleasing
+        )
+        return exchanged ? next : original
+    }
+    private let assignedSequence = Atomic<Int>(0)
     /// The `ServiceKeys` property name for keypath registrations, for messages.
     package let keyPathName: String?
     /// For an alias, the service type of the registration it was made from, for messages.
@@ -99,7 +110,6 @@ package final class Registration: Sendable {
         case .alias: isAsync = aliased?.isAsync ?? false
         default: isAsync = false
         }
-        self.sequence = Self.counter.add(1, ordering: .relaxed).newValue
         switch (kind, scope.kind) {
         case (.alias, _):
             singleton = nil
