@@ -110,6 +110,25 @@ import Testing
         #expect(throws: RegistrationError.self) { try child.register(Int.self) { _ in 1 } }
     }
 
+    /// A long-lived container with a few registrations, resolved from again and again, folds them into a
+    /// table once: its resolves then read the table without a lock, like every other container's. (A
+    /// request's container, resolved from a few times, never gets there.) Also with a large published table
+    /// and a few late registrations, the shape of an app that registers a feature's services later.
+    @Test(arguments: [0, 200])
+    func aFewRegistrationsResolvedOftenArePublished(publishedBefore: Int) throws {
+        let app = Container(name: "app")
+        for index in 0..<publishedBefore { try app.register(Int.self, name: "early\(index)") { _ in index } }
+        for index in 0..<publishedBefore { _ = try app.resolve(Int.self, name: "early\(index)") }
+        try app.register(String.self, scope: .singleton) { _ in "late" }
+        let pendingAfterRegistering = app.registry.hasPending
+        #expect(pendingAfterRegistering)
+        for _ in 0..<(Registry.lockedLookupsBeforePublishingFew + publishedBefore / 16 + 1) {
+            #expect(try app.resolve(String.self) == "late")
+        }
+        let pendingAfterResolving = app.registry.hasPending
+        #expect(!pendingAfterResolving, "the late registration still waits outside the table")
+    }
+
     /// In a process of its own, so that the count of batched tables is this test's alone. Another thread has
     /// read a container, so that closing cannot free without a barrier: the small tables of the closed
     /// containers go to the batch, which frees them after one barrier for many. (That thread then waits

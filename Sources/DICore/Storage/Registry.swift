@@ -60,6 +60,8 @@ package struct Registry: ~Copyable, Sendable {
 
     /// How many lookups under the lock a container takes before it publishes its pending registrations.
     static let lockedLookupsBeforePublishing = 4
+    /// The same, while no more registrations are pending than `PendingRegistrations` scans one by one.
+    package static let lockedLookupsBeforePublishingFew = 32
 
     /// How many retired registrations pay for a process-wide barrier. A container whose retired tables hold
     /// fewer (a request's container, closed with a few registrations) hands them to `batch` instead, so that
@@ -132,13 +134,16 @@ package struct Registry: ~Copyable, Sendable {
             guard !state.pending.isEmpty else { return state.table.registration(for: key) }
             let found = state.pending[key] ?? state.table.registration(for: key)
             state.lockedLookups += 1
-            // Publishing builds a table and retires the old one, so it waits until that is paid for: more
-            // registrations are pending than a scan reads at a glance (a request's container, with its few
-            // values, never publishes: the table it would retire at close goes to the process-wide batch, whose
-            // lock and barrier every thread meets), a few lookups took the lock, and the pending map has grown
-            // to a quarter of the table, or lookups took the lock once for every 16 registrations.
-            if state.pending.count > PendingRegistrations.linearLimit,
-                state.lockedLookups >= Self.lockedLookupsBeforePublishing,
+            // Publishing builds a table and retires the old one, so it waits until that is paid for: a few
+            // lookups took the lock (many more while no more are pending than a scan reads at a glance: a
+            // request's container, with its few values, resolved from a few dozen times at most, never
+            // publishes, so the table it would retire at close never goes to the process-wide batch, whose
+            // lock and barrier every thread meets; a long-lived container with few registrations publishes
+            // after those lookups, once), and the pending map has grown to a quarter of the table, or lookups
+            // took the lock once for every 16 registrations.
+            let lookups = state.pending.count > PendingRegistrations.linearLimit
+                ? Self.lockedLookupsBeforePublishing : Self.lockedLookupsBeforePublishingFew
+            if state.lockedLookups >= lookups,
                 state.pending.count * 4 >= state.table.count || state.lockedLookups * 16 >= state.table.count
             {
                 publish(&state)
@@ -271,6 +276,9 @@ package struct Registry: ~Copyable, Sendable {
 
     /// Whether resolves must take the slow path (closed, or observed); one load of the published table.
     package var needsSlowPath: Bool { withTable { $0.needsSlowPath } }
+
+    /// Whether registrations wait outside the published table (for tests).
+    package var hasPending: Bool { withTable { _, hasPending in hasPending } }
 
     private func publish(_ state: inout State, observing: Bool = false) {
         var merged = state.table.registrations
