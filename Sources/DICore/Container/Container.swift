@@ -122,7 +122,8 @@ public final class Container: Sendable {
         nearest { $0 === other } != nil
     }
 
-    /// The nearest of this container and its ancestors for which `matches` is true, or `nil`.
+    /// The nearest of this container and its ancestors for which `matches` is true, or `nil`; unretained,
+    /// valid while this container is (it keeps its ancestors alive).
     ///
     /// The walk does no reference counting (each container keeps its ancestors alive): ancestors are shared
     /// by every child, a server's by every request, and a retain of an object other threads retain too is an
@@ -136,6 +137,7 @@ public final class Container: Sendable {
         }
     }
 
+    /// This container, then its parent, up to the root.
     package var ancestry: [Container] {
         var result: [Container] = []
         var current: Container? = self
