@@ -36,9 +36,7 @@ extension Container: Resolver {
                     // A built singleton first: its box, when published, is all the shortcut needs. Read as a
                     // box, not as an optional `Service`: generic code (a factory's resolve through its
                     // `Resolver`) would ask the runtime for that optional's metadata on every resolve.
-                    if let box = found.with({ $0.builtSingleton.load() }) {
-                        return box.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
-                    }
+                    if let box = found.with({ $0.builtSingleton.load() }) { return InstanceBox.value(in: box) }
                     if found.with({ $0.shortcut }) == .transient {
                         return try found.with { try buildTransient($0, as: Service.self) }
                     }

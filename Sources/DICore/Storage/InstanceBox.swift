@@ -12,4 +12,11 @@ package final class InstanceBox<Service> {
     package init(_ value: Service) {
         self.value = value
     }
+
+    /// The value in `box`, a published box of this type (`Registration.builtSingleton`), read without
+    /// retaining the box: the registration keeps it alive.
+    @inlinable @inline(__always)
+    package static func value(in box: Unsafe.Unowned<AnyObject>) -> Service {
+        box.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
+    }
 }
