@@ -173,13 +173,13 @@ extension Container {
     func checkAncestors(allow registration: Registration) throws(RegistrationError) {
         // Walked unowned (see `nearest(_:)`): a request's container registers its values per request, and
         // its ancestors are shared by every request.
+        var existing: Registration?
         let final = parent?.nearest { ancestor in
-            guard ancestor.registry.mayHoldFinalRegistrations,
-                  let existing = ancestor.registry.registration(for: registration.key)
-            else { return false }
-            return !existing.overridable
+            guard ancestor.registry.mayHoldFinalRegistrations else { return false }
+            existing = ancestor.registry.registration(for: registration.key)
+            return existing?.overridable == false
         }
-        if let ancestor = final?.object, let existing = ancestor.registry.registration(for: registration.key) {
+        if let ancestor = final?.object, let existing {
             throw .alreadyRegistered(
                 registration, over: existing, in: name,
                 "\(registration.displayName) is registered in \(ancestor.name) at \(existing.location) with "

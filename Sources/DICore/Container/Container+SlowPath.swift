@@ -4,16 +4,15 @@
 extension Container {
     /// The registration for `key` in the nearest container, with that container.
     package func lookup(_ key: RegistrationKey) -> (Registration, Container)? {
-        var current: Container? = self
-        while let container = current {
-            if let registration = container.registry.registration(for: key) { return (registration, container) }
+        var found: Registration?
+        // Walked unowned (see `nearest(_:)`): a request's container looks up its ancestors' services here.
+        let owner = nearest { container in
             // A test container treats what its base chain registers as its own registrations.
-            if let base = container.testing?.base, let (registration, _) = base.lookup(key) {
-                return (registration, container)
-            }
-            current = container.parent
+            found = container.registry.registration(for: key) ?? container.testing?.base.lookup(key)?.0
+            return found != nil
         }
-        return nil
+        guard let owner, let found else { return nil }
+        return (found, owner.object)
     }
 
     /// Resolves `key` looking at unpublished registrations too, or fails with the full diagnostic.
@@ -45,7 +44,7 @@ extension Container {
     {
         // A registration publishes a box only when its own slot built its singleton.
         if owner.testing == nil, !registry.needsSlowPath, let box = registration.builtSingleton.load() {
-            return box.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
+            return InstanceBox.value(in: box)
         }
         return try resolve(registration, from: owner, as: type)
     }
