@@ -97,7 +97,8 @@ if timed {
         }
         let elapsed = ContinuousClock.now - start
         let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-        print("round \(round): \(mode) on \(threads) tasks: \(Int(nanoseconds / Double(count))) ns per request per task")
+        let perRequest = Int(nanoseconds / Double(count))
+        print("round \(round): \(mode) on \(threads) tasks: \(perRequest) ns per request per task")
     }
 } else {
     for index in 0..<count { try await serve(index) }

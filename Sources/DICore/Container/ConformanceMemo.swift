@@ -14,7 +14,7 @@
 /// was a point every thread met on every released instance. The answers are an immutable snapshot published
 /// through an atomic reference; an answer not yet known is added under a lock, to a copy that replaces the
 /// snapshot. A replaced snapshot is kept (a reader may still be looking into it), one per type ever asked
-/// about: a few dozen small dictionaries for a whole process.
+/// about: a few dozen small snapshots for a whole process.
 package final class ConformanceMemo: Sendable {
     /// The answers known at one moment: the types in the order they were first asked about, scanned one by
     /// one while they are few (a server disposes a handful of types; comparing a few words costs less than
