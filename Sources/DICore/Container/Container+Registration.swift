@@ -68,6 +68,72 @@ extension Container {
         return RegistrationHandle(container: self, registration: registration)
     }
 
+    /// Registers a value you already made: every resolve returns it, a singleton of this container.
+    ///
+    /// ```swift
+    /// let request = server.child(name: "request", tags: ["request"])
+    /// try request.register(RequestInfo.self, value: RequestInfo(id: id, method: "GET", path: "/products"))
+    /// try request.register(value: CurrentUser(name: user))      // the type inferred from the value
+    /// ```
+    ///
+    /// The cheapest registration there is — no factory to call, no instance slot, nothing held — which makes
+    /// it the way to hand a short-lived child container its own values (a request's ID, its user). The
+    /// container hands the value out and does not own it: `close()` does not dispose a `Disposable` value;
+    /// whoever made it does. Registering the key again replaces the value, as for any registration.
+    ///
+    /// - Parameters:
+    ///   - type: The type the value is resolved as; inferred from `value` when left out.
+    ///   - name: A name that tells apart several registrations of one type.
+    ///   - overridable: `false` makes every later registration of this key throw.
+    ///   - fileID: The file of the registration, printed in diagnostics; leave the default.
+    ///   - line: The line of the registration, printed in diagnostics; leave the default.
+    ///   - value: The value every resolve returns.
+    /// - Returns: A handle for adding aliases with `implements(_:)`.
+    /// - Throws: `RegistrationError` (`alreadyRegistered`, `containerClosed`).
+    @inlinable @discardableResult
+    public func register<Service: Sendable>(
+        _ type: Service.Type = Service.self,
+        name: String? = nil,
+        overridable: Bool = true,
+        fileID: String = #fileID,
+        line: Int = #line,
+        value: Service
+    ) throws(RegistrationError) -> RegistrationHandle<Service> {
+        // The two boxes are made here, in the caller's code, where their types are known: made inside a
+        // generic function of this module, each would cost a metadata lookup in the runtime per registration.
+        let registration = try addValue(
+            ValueBody(value), published: InstanceBox(value), as: type, name: name, overridable: overridable,
+            fileID: fileID, line: line
+        )
+        return RegistrationHandle(container: self, registration: registration)
+    }
+
+    /// Adds the registration of a value whose body and box the caller made (`register(_:value:)`).
+    @usableFromInline
+    func addValue(
+        _ body: any ServiceBody,
+        published box: AnyObject,
+        as type: Any.Type,
+        name: String?,
+        overridable: Bool,
+        fileID: String,
+        line: Int
+    ) throws(RegistrationError) -> Registration {
+        let registration = Registration(
+            key: RegistrationKey(type: ObjectIdentifier(type), name: name, keyPath: 0),
+            kind: .factory,
+            body: body,
+            serviceType: type,
+            scope: .singleton,
+            overridable: overridable,
+            location: SourceLocation(fileID: fileID, line: line),
+            declaresDependencies: true,
+            published: box
+        )
+        try add(registration)
+        return registration
+    }
+
     package static func makeRegistration<Service>(
         _ type: Service.Type,
         name: String?,

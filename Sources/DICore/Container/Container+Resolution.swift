@@ -47,7 +47,8 @@ extension Container: Resolver {
                     // values there): look among them, and walk on when the key is not one of them.
                     switch current.with({ $0.pendingStep(for: ObjectIdentifier(Service.self), name: name) }) {
                     case .some(.some(let registration)):
-                        return try resolve(registration, from: current.object, as: Service.self)
+                        // A value (a request's own) is published already: read as the table's are.
+                        return try resolveFound(registration, in: current.object, as: Service.self)
                     case .some(.none):
                         break walk
                     case .none:

@@ -38,11 +38,11 @@ extension Container {
     /// A container with pending registrations (a request's, with its own values) sends resolves of its
     /// ancestors' services here. Out of line, so that its caller's frame holds no optional of `Service` (whose
     /// metadata a failed lookup would otherwise ask the runtime for).
-    @inline(never)
+    @usableFromInline @inline(never)
     func resolveFound<Service>(_ registration: Registration, in owner: Container, as type: Service.Type) throws
         -> Service
     {
-        // A registration publishes a box only when its own slot built its singleton.
+        // A registration publishes a box only when its own slot built its singleton, or when it is a value.
         if owner.testing == nil, !registry.needsSlowPath, let box = registration.builtSingleton.load() {
             return InstanceBox.value(in: box)
         }
@@ -86,6 +86,9 @@ extension Container {
     package func instanceBox(of registration: Registration, from owner: Container, requested: Any.Type) throws
         -> AnyObject
     {
+        // A value (`register(_:value:)`) is published from the start and has no slot: nothing to place, build
+        // or hold, in a test container or an observed one too.
+        if registration.singleton == nil, let value = registration.builtSingleton.load() { return value.object }
         let resolution = ResolutionScope.currentThread
         switch try placement(of: registration, from: owner, resolution: resolution) {
         case .build(let dependencies):

@@ -28,8 +28,9 @@ package final class Registration: Sendable {
     @usableFromInline package let singleton: InstanceSlot?
     /// The box `singleton` holds, published here too once built when the shortcut is `.singleton`: the
     /// resolve fast path then reaches it from the registration in one load, instead of through the slot.
-    /// Empty until built; never replaced, since the slot is built once and never reset.
-    @usableFromInline package let builtSingleton = Unsafe.AtomicReference<AnyObject>()
+    /// Empty until built; never replaced, since the slot is built once and never reset. A value registration
+    /// (`register(_:value:)`) publishes its value's box here from the start and has no slot.
+    @usableFromInline package let builtSingleton: Unsafe.AtomicReference<AnyObject>
     /// Which inlined shortcut of `Container.resolve` applies, decided once here instead of on every resolve.
     @usableFromInline package let shortcut: Shortcut
 
@@ -91,7 +92,8 @@ package final class Registration: Sendable {
         dependencies: [Dependency] = [],
         declaresDependencies: Bool = false,
         keyPathName: String? = nil,
-        aliasOf aliased: Registration? = nil
+        aliasOf aliased: Registration? = nil,
+        published value: AnyObject? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -110,7 +112,12 @@ package final class Registration: Sendable {
         case .alias: isAsync = aliased?.isAsync ?? false
         default: isAsync = false
         }
+        builtSingleton = Unsafe.AtomicReference(value)
         switch (kind, scope.kind) {
+        case (.factory, .singleton) where value != nil:
+            // A value: published already, nothing to build, nothing held (see `ValueBody`).
+            singleton = nil
+            shortcut = .singleton
         case (.alias, _):
             singleton = nil
             shortcut = .none
@@ -127,6 +134,12 @@ package final class Registration: Sendable {
     }
 
     package var name: String? { key.name }
+
+    /// Whether the lifetime is a strategy (`DIScopes`), which may keep instances outside held slots.
+    package var hasLifetimeStrategy: Bool {
+        if case .lifetime = scope.kind { return true }
+        return false
+    }
 
     /// For an alias, the key of the registration it stands for.
     package var aliasTarget: RegistrationKey? {

@@ -9,8 +9,9 @@
 public struct RegistrationHandle<Service>: Sendable {
     /// The container the registration was made in.
     public let container: Container
-    package let registration: Registration
+    @usableFromInline package let registration: Registration
 
+    @inlinable
     package init(container: Container, registration: Registration) {
         self.container = container
         self.registration = registration
