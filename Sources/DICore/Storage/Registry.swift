@@ -227,7 +227,8 @@ package struct Registry: ~Copyable, Sendable {
     }
 
     /// Publishes an empty table that refuses resolution; the container is closed for good. Returns the
-    /// registrations it held (their lifetimes release what they kept), or `nil` when it already was closed.
+    /// registrations it held that have a lifetime strategy (their lifetimes release what they kept), or `nil`
+    /// when it already was closed.
     ///
     /// The closed table holds no registrations, so once no reader is inside the old table, the
     /// registrations and the instances only they kept (the `.singleton` ones) are freed with it. Registrations
@@ -236,9 +237,15 @@ package struct Registry: ~Copyable, Sendable {
     package func close() -> [Registration]? {
         withState { state -> [Registration]? in
             guard !state.table.isClosed else { return nil }
-            let registrations = state.pending.isEmpty
-                ? state.table.registrations
-                : state.table.registrations + state.pending.inOrder
+            // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
+            // request's container usually has none, and then no array is built.
+            var registrations: [Registration] = []
+            for registration in state.table.registrations where registration.hasLifetimeStrategy {
+                registrations.append(registration)
+            }
+            state.pending.forEach { registration in
+                if registration.hasLifetimeStrategy { registrations.append(registration) }
+            }
             state.pending.removeAll()
             state.pendingReplacesPublished = false
             state.lockedLookups = 0
