@@ -15,7 +15,7 @@ import Hummingbird
 /// let router = Router()
 /// router.add(middleware: RequestContainerMiddleware(parent: app) { request, container in
 ///     let user = request.headers[.init("X-User")!] ?? "anonymous"
-///     try container.register(CurrentUser.self, scope: .singleton) { _ in CurrentUser(name: user) }
+///     try container.register(value: CurrentUser(name: user))
 /// })
 /// router.post("/checkout") { request, context in
 ///     let work = try Container.current.resolve(UnitOfWork.self)   // this request's, nobody else's
@@ -79,7 +79,7 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
     /// ```swift
     /// router.add(middleware: RequestContainerMiddleware(parent: app) { request, container in
     ///     let user = request.headers[.init("X-User")!] ?? "anonymous"
-    ///     try container.register(CurrentUser.self, scope: .singleton) { _ in CurrentUser(name: user) }
+    ///     try container.register(value: CurrentUser(name: user))
     /// })
     /// ```
     ///
@@ -180,7 +180,7 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
         let container = parent.child(name: name, tags: tags)
         do {
             let info = RequestInfo(id: id, method: request.method.rawValue, path: request.uri.path)
-            try container.register(RequestInfo.self, scope: .singleton) { _ in info }
+            try container.register(value: info)
             try register(request, container)
         } catch {
             container.close()
