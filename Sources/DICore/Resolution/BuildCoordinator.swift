@@ -50,7 +50,7 @@ final class BuildCoordinator: Sendable {
         var nextWait = 0
     }
 
-    private let state = Lock(State())
+    private let state = Lock(State(), awaitable: true)
     /// How many waits are recorded; a `finish` with none takes no lock.
     private let waitCount = Atomic<Int>(0)
 

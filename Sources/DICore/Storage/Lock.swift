@@ -22,10 +22,13 @@ import Darwin
 /// would hand out the state unguarded. Debug builds use an error-checking mutex, which reports a relock
 /// by the owner or an unlock by another thread instead of deadlocking or corrupting silently.
 package struct Lock<State: ~Copyable>: @unchecked Sendable {
-    /// The mutex and the condition, in the header of the one allocation that also holds the state.
+    /// The mutex and the condition, in the header of the one allocation that also holds the state. The
+    /// condition is set up only for a lock made `awaitable`: every container makes two locks, and one lock in
+    /// the process waits on a condition.
     package struct Primitives {
         var mutex = pthread_mutex_t()
         var condition = pthread_cond_t()
+        var hasCondition = false
     }
 
     /// The primitives and the state, in one heap object (a `ManagedBuffer` keeps both at fixed addresses,
@@ -33,7 +36,9 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
     private final class Storage: ManagedBuffer<Primitives, State> {
         deinit {
             withUnsafeMutablePointers { primitives, state in
-                Lock.check(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
+                if primitives.pointee.hasCondition {
+                    Lock.check(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
+                }
                 Lock.check(pthread_mutex_destroy(&primitives.pointee.mutex), "pthread_mutex_destroy")
                 _ = state.deinitialize(count: 1)
             }
@@ -42,19 +47,25 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
 
     private let storage: Storage
 
-    package init(_ initialState: consuming sending State) {
+    /// Makes the lock; `awaitable` sets up the condition that `withLockAwaiting(_:)` and `broadcast()` use.
+    package init(_ initialState: consuming sending State, awaitable: Bool = false) {
         let buffer = Storage.create(minimumCapacity: 1) { _ in Primitives() }
         storage = unsafeDowncast(buffer, to: Storage.self)
         let (primitives, state) = storage.withUnsafeMutablePointers { ($0, $1) }
         state.initialize(to: initialState)
+        #if DEBUG
         var attributes = pthread_mutexattr_t()
         Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
-        #if DEBUG
         Self.check(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
-        #endif
         Self.check(pthread_mutex_init(&primitives.pointee.mutex, &attributes), "pthread_mutex_init")
         Self.check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
-        Self.check(pthread_cond_init(&primitives.pointee.condition, nil), "pthread_cond_init")
+        #else
+        Self.check(pthread_mutex_init(&primitives.pointee.mutex, nil), "pthread_mutex_init")
+        #endif
+        if awaitable {
+            Self.check(pthread_cond_init(&primitives.pointee.condition, nil), "pthread_cond_init")
+            primitives.pointee.hasCondition = true
+        }
     }
 
     /// The addresses of the primitives and the state: fixed for the life of `storage`, which `self` keeps.
@@ -92,6 +103,7 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
         _ body: (inout sending State) throws(E) -> sending Result?
     ) throws(E) -> sending Result {
         let (primitives, state) = pointers
+        precondition(primitives.pointee.hasCondition, "DIToolkit's lock: waiting on a lock not made awaitable.")
         Self.check(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
         defer { Self.check(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
         while true {
@@ -105,6 +117,7 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
     /// Wakes every thread sleeping in `withLockAwaiting(_:)`, which then run their `body` again. Change
     /// the state they wait for under the lock first, so that no wake-up is lost.
     package func broadcast() {
+        precondition(pointers.primitives.pointee.hasCondition, "DIToolkit's lock: waking a lock not made awaitable.")
         Self.check(pthread_cond_broadcast(&pointers.primitives.pointee.condition), "pthread_cond_broadcast")
     }
 
