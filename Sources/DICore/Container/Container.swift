@@ -99,6 +99,12 @@ public final class Container: Sendable {
         return child
     }
 
+    /// Runs `body` under this container's lock, without its state: what a slot of its slot store
+    /// (`InstanceSlot(keptBy:)`) guards its box with. `body` must not call back into the container.
+    package func withStateLocked<Result>(_ body: () -> sending Result) -> sending Result {
+        state.withLock { _ in body() }
+    }
+
     /// Whether `tag` is one of `tags`: compared with each of a few tags (a request's container has one or
     /// two), which costs less than hashing `tag` for the set's lookup.
     package func isTagged(_ tag: String) -> Bool {

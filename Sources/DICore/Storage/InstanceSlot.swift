@@ -21,20 +21,37 @@ package final class InstanceSlot: Sendable {
     }
 
     package let retention: Retention
-    /// The box of a `.strong` slot, retained; read without a lock when `lockFreeReads`, otherwise under
-    /// `state`'s lock, which resets take too.
+    /// The box of a `.strong` slot, retained; read without a lock when `lockFreeReads`, otherwise under the
+    /// lock `guarded` names, which stores and resets take too.
     private let box = Unsafe.AtomicReference<AnyObject>()
-    /// Serializes stores and resets; holds the instance of a `.weak` slot. A `lockFreeReads` slot has none:
-    /// it is stored once and never reset, so its one exchange of `box` needs no lock (and a singleton's
-    /// registration, made per request for a request's own values, allocates no lock).
-    private let state: Lock<WeakObject?>?
+    /// Which lock serializes reads, stores and resets.
+    private let guarded: Guard
+
+    private enum Guard: Sendable {
+        /// None: the slot is stored once and never reset (`lockFreeReads`), so its one exchange of `box`
+        /// needs no lock (and a singleton's registration allocates no lock).
+        case unguarded
+        /// Its own lock, which also holds the instance of a `.weak` slot.
+        case own(Lock<WeakObject?>)
+        /// The lock of the container whose slot store keeps the slot: a request's container keeps a slot per
+        /// request-scoped instance, and a lock of its own would be an allocation and a mutex per instance.
+        /// Unretained: every use of the slot holds the container (it got the slot from the container's store,
+        /// or is the container closing or resetting).
+        case container(Unsafe.Unowned<Container>)
+    }
     /// The token of the resolution building this slot's instance, `0` when nobody does; claimed and cleared
     /// by the `BuildCoordinator` only.
     let builder = Atomic<Int>(0)
 
     package init(retention: Retention, lockFreeReads: Bool) {
         self.retention = retention
-        state = lockFreeReads && retention == .strong ? nil : Lock(nil)
+        guarded = lockFreeReads && retention == .strong ? .unguarded : .own(Lock(nil))
+    }
+
+    /// A `.strong` slot kept in `container`'s slot store, under the container's lock.
+    package init(keptBy container: Container) {
+        retention = .strong
+        guarded = .container(Unsafe.Unowned(container))
     }
 
     /// Claims the build for the resolution `token`; `false` when somebody builds already.
@@ -44,36 +61,56 @@ package final class InstanceSlot: Sendable {
 
     /// The instance's box, if one is built and (for a weak slot) still alive.
     package func current(_ registration: Registration) -> AnyObject? {
-        // A `lockFreeReads` slot is never reset, so its box lives as long as the slot.
-        guard let state else { return box.load()?.object }
-        return state.withLock { weak -> AnyObject? in
-            switch retention {
-            case .strong:
-                return box.load()?.object
-            case .weak:
-                guard let object = weak?.object else { return nil }
-                return registration.body.rebox(object)
+        switch guarded {
+        case .unguarded:
+            // Never reset, so its box lives as long as the slot.
+            return box.load()?.object
+        case .container(let container):
+            return container.with { $0.withStateLocked { box.load()?.object } }
+        case .own(let state):
+            return state.withLock { weak -> AnyObject? in
+                switch retention {
+                case .strong:
+                    return box.load()?.object
+                case .weak:
+                    guard let object = weak?.object else { return nil }
+                    return registration.body.rebox(object)
+                }
             }
         }
     }
 
     /// Empties a resettable slot and returns the box it held. `.singleton` slots are never reset.
     package func reset() -> AnyObject? {
-        guard let state else { return nil }
-        return state.withLock { weak in
-            weak = nil
-            return box.exchange(nil)
+        switch guarded {
+        case .unguarded:
+            return nil
+        case .container(let container):
+            return container.with { $0.withStateLocked { box.exchange(nil) } }
+        case .own(let state):
+            return state.withLock { weak in
+                weak = nil
+                return box.exchange(nil)
+            }
         }
     }
 
     /// Keeps `box`, the instance just built for `registration`.
     private func store(_ built: Unsafe.SendableReference<AnyObject>, for registration: Registration) {
-        guard let state else {
+        let state: Lock<WeakObject?>
+        switch guarded {
+        case .unguarded:
             // A `lockFreeReads` slot is built once (the build coordinator lets one build at a time, and a built
             // slot is not claimed again), so no lock-free reader loses the box it read.
             let replaced = box.exchange(built.object)
             assert(replaced == nil, "a lock-free slot was stored twice")
             return
+        case .container(let container):
+            // Only an empty slot is built, so nothing is replaced (and released under the container's lock).
+            container.with { $0.withStateLocked { _ = box.exchange(built.object) } }
+            return
+        case .own(let own):
+            state = own
         }
         state.withLock { weak in
             switch retention {

@@ -13,9 +13,7 @@ struct CachedLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        let slot = registeredIn.slots.slot(for: registration) {
-            InstanceSlot(retention: .strong, lockFreeReads: false)
-        }
+        let slot = registeredIn.slots.slot(for: registration) { InstanceSlot(keptBy: registeredIn) }
         return .slot(slot, holder: registeredIn, dependencies: registeredIn)
     }
 }

@@ -25,9 +25,7 @@ struct MatchingLifetime: LifetimeStrategy {
                 path: resolution.path
             )
         }
-        let slot = tagged.slots.slot(for: registration) {
-            InstanceSlot(retention: .strong, lockFreeReads: false)
-        }
+        let slot = tagged.slots.slot(for: registration) { InstanceSlot(keptBy: tagged) }
         return .slot(slot, holder: tagged, dependencies: tagged)
     }
 }

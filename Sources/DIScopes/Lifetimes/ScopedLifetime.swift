@@ -10,9 +10,7 @@ struct ScopedLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        let slot = requestedFrom.slots.slot(for: registration) {
-            InstanceSlot(retention: .strong, lockFreeReads: false)
-        }
+        let slot = requestedFrom.slots.slot(for: registration) { InstanceSlot(keptBy: requestedFrom) }
         return .slot(slot, holder: requestedFrom, dependencies: requestedFrom)
     }
 }
