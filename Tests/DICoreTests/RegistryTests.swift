@@ -82,6 +82,30 @@ import Testing
         #expect(closed.code == .containerClosed)
     }
 
+    /// A request's container is asked mostly for its ancestors' services, which its few pending values are
+    /// not: those lookups learn that from the bits of the pending keys, without the container's lock (and
+    /// so never count towards publishing). Asking for the values themselves still takes it.
+    @Test func lookupsOfKeysThatAreNotPendingTakeNoLock() throws {
+        let server = Container(name: "server")
+        try server.register(Int.self, scope: .singleton) { _ in 7 }
+        try server.register(Double.self) { _ in 0.5 }
+        let request = server.child(name: "request", tags: ["request"])
+        try request.register(value: "request-1")
+        try request.register(Bool.self, name: "flag", value: true)
+        for _ in 0..<(Registry.lockedLookupsBeforePublishingFew * 3) {
+            #expect(try request.resolve(Int.self) == 7)
+            #expect(try request.resolve(Double.self) == 0.5)
+            #expect(try request.resolveIfRegistered(Float.self) == nil)
+        }
+        let (locked, pending) = (request.registry.lockedLookupCount, request.registry.hasPending)
+        #expect(locked == 0, "a lookup of an ancestor's service took the request container's lock")
+        #expect(pending)
+        #expect(try request.resolve(String.self) == "request-1")
+        #expect(try request.resolve(Bool.self, name: "flag"))
+        #expect(request.registry.lockedLookupCount == 2)
+        #expect(throws: ResolutionError.self) { try request.resolve(Bool.self) }
+    }
+
     /// What the request middleware of a server does: the child's few registrations never reach a table,
     /// however often they are looked up, so its close frees them at once — also here, where other tests'
     /// threads read containers — without the process-wide batch, and disposes newest first, once.

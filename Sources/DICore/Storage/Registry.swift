@@ -31,6 +31,13 @@ package struct Registry: ~Copyable, Sendable {
     /// descendant's registration has nothing here it may not shadow, and need not look (a lookup per
     /// ancestor, which a request's container would pay for each value it registers).
     private let holdsFinal = Atomic<Bool>(false)
+    /// Two bits of the hash of every key ever made pending, set before the table that announces it is
+    /// published: a lookup whose bits are not all set knows without the lock that its key is not pending. A
+    /// request's container has a few values pending for its whole life, and most of what it is asked for
+    /// (its ancestors' services) misses them. Never cleared (a lookup that read an older table may test the
+    /// bits after a newer one took the pending registrations in), so a long-lived container's saturates,
+    /// and its lookups take the lock as before.
+    private let pendingKeyBits = Atomic<UInt>(0)
 
     private struct State {
         var table: RegistrationTable
@@ -129,6 +136,9 @@ package struct Registry: ~Copyable, Sendable {
         }
         if let found { return found }
         guard hasPending else { return nil }
+        // Ordered after the acquiring load of the published word above, which the bits were set before.
+        let bits = Self.pendingBits(of: key.tableHash)
+        guard pendingKeyBits.load(ordering: .relaxed) & bits == bits else { return nil }
         return withState { state -> Registration? in
             // A publish may have folded the pending registrations into a newer table since the load above.
             guard !state.pending.isEmpty else { return state.table.registration(for: key) }
@@ -166,6 +176,7 @@ package struct Registry: ~Copyable, Sendable {
             try check(existing)
             if !registration.overridable { holdsFinal.store(true, ordering: .releasing) }
             state.pending.insert(registration)
+            markPending(registration.key)
             if inTable != nil {
                 state.pendingReplacesPublished = true
                 publish(&state)
@@ -201,6 +212,7 @@ package struct Registry: ~Copyable, Sendable {
                 }
                 if !registration.overridable { holdsFinal.store(true, ordering: .releasing) }
                 state.pending.insert(registration)
+                markPending(registration.key)
             }
             if mustPublish {
                 publish(&state)
@@ -305,6 +317,19 @@ package struct Registry: ~Copyable, Sendable {
         install(table, &state)
     }
 
+    /// The two bits of `pendingKeyBits` a key with this `tableHash` sets (its hash's highest twelve bits).
+    private static func pendingBits(of hash: UInt) -> UInt {
+        (1 << (hash >> 58)) | (1 << ((hash >> 52) & 63))
+    }
+
+    /// Sets `key`'s bits in `pendingKeyBits` (the lock held), before the table that announces it is published.
+    private func markPending(_ key: RegistrationKey) {
+        let bits = Self.pendingBits(of: key.tableHash)
+        if pendingKeyBits.load(ordering: .relaxed) & bits != bits {
+            pendingKeyBits.bitwiseOr(bits, ordering: .relaxed)
+        }
+    }
+
     /// Makes `table` the live and published table (nothing pending), and retires the one it replaces.
     private func install(_ table: RegistrationTable, _ state: inout State) {
         let old = state.table
@@ -403,6 +428,9 @@ package struct Registry: ~Copyable, Sendable {
     }
 
     /// How many replaced tables are kept for readers right now (for tests of bounded memory).
+    /// How many lookups took the lock since the last publish (for tests).
+    package var lockedLookupCount: Int { withState { $0.lockedLookups } }
+
     package var retiredTableCount: Int {
         state.withLock { state in state.retired.count + state.waiting.reduce(0) { $0 + $1.tables.count } }
     }
