@@ -26,8 +26,10 @@ import Hummingbird
 /// For each request the middleware
 /// 1. makes `parent.child(name: "request", tags: ["request"])`, so services registered in the app with
 ///    `.matching("request")` get one instance per request, held and disposed by that child;
-/// 2. registers the request's values in it: a ``RequestInfo`` (ID, method, path) and whatever `register`
-///    adds (the signed-in user, a tenant, …);
+/// 2. registers the request's values in it: a ``RequestInfo`` (ID, method, path, header fields), as a value,
+///    and whatever `register` adds (a tenant, …). Something derived from the request — the user from a
+///    header — costs every request nothing when the app declares it once instead, as a `.matching("request")`
+///    factory that takes the ``RequestInfo``: only the requests that ask for it build it;
 /// 3. runs the rest of the chain inside `withContainer(child)`, so `Container.current`, `@Inject` and
 ///    `@LazyInject` resolve from the request's container, in the handler and in every child task it starts;
 /// 4. closes the child (`closeAsync()`) when the response is done — also when the handler throws — which
@@ -179,7 +181,9 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
     public func makeContainer(for request: Request, id: String) throws -> Container {
         let container = parent.child(name: name, tags: tags)
         do {
-            let info = RequestInfo(id: id, method: request.method.rawValue, path: request.uri.path)
+            let info = RequestInfo(
+                id: id, method: request.method.rawValue, path: request.uri.path, headers: request.headers
+            )
             try container.register(value: info)
             try register(request, container)
         } catch {

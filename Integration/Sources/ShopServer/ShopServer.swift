@@ -129,14 +129,7 @@ public struct ShopServer: Sendable {
 
             let requests = RequestContainerMiddleware<BasicRequestContext>(
                 parent: server, tags: [requestTag, CartAssembly.sessionTag]
-            ) { request, container in
-                // The header is read when a service first asks for the user (the cart and checkout routes do;
-                // products and health never pay for it).
-                let head = request.head
-                try container.autoregister(UserSession.self, scope: .singleton) {
-                    UserSession(user: head.headerFields[userHeader] ?? "guest")
-                }
-            }
+            )
             try validate(shop, requests: requests)
 
             let router = Router()
@@ -161,7 +154,7 @@ public struct ShopServer: Sendable {
     }
 
     /// Validates the whole tree with one request container in it, so the graph is checked as a request sees
-    /// it (its `request` and `session` tags, its ``RequestInfo`` and user).
+    /// it (its `request` and `session` tags, its ``RequestInfo``).
     private static func validate(_ shop: ShopApp, requests: RequestContainerMiddleware<BasicRequestContext>) throws {
         let sample = Request(
             head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/"),
