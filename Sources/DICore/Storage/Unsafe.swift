@@ -11,9 +11,11 @@ import Synchronization
 ///
 /// - **Unowned references** (`Unowned`) are taken only of objects that something else keeps alive for as long
 ///   as the reference is used: a container keeps its ancestors, a published registration table keeps its
-///   registrations and is not freed while a read section can see it (`TableReclamation`), and a thread's
-///   resolution stack is kept by the thread's key until the thread exits. Each use states which of these
-///   holds.
+///   registrations and is not freed while a read section can see it (`TableReclamation`), a thread's
+///   resolution stack is kept by the thread's key until the thread exits, and a slot of a container's slot
+///   store, which names that container to take its lock, is used only by code that holds the container (it
+///   got the slot from the container's store, or it is the container closing or resetting). Each use states
+///   which of these holds.
 /// - **A container's list of its children** holds them unretained and is read only under the parent's lock,
 ///   which a child's `deinit` takes to leave the list before its memory can be freed: every listed address is
 ///   allocated memory while the lock is held. `Unowned.retainedUnlessDeinitialising()` retains the child and
