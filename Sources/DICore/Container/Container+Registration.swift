@@ -149,7 +149,7 @@ extension Container {
         Registration(
             key: RegistrationKey(type: ObjectIdentifier(type), name: name, keyPath: keyPath),
             kind: .factory,
-            body: FactoryBox(factory),
+            body: FactoryBox(factory, buildsOften: scope.hasLifetimeStrategy),
             serviceType: type,
             scope: scope,
             overridable: overridable,

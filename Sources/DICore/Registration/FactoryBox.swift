@@ -2,12 +2,17 @@
 @usableFromInline
 package final class FactoryBox<Service>: ServiceBody {
     @usableFromInline package let make: @Sendable (any Resolver) throws -> Service
-    /// `InstanceBox<Service>`, looked up once here: generic code that names the type asks the runtime for its
-    /// metadata on every call, a hash-table lookup that cost about as much as the rest of a build.
-    private let boxType = InstanceBox<Service>.self
+    /// `InstanceBox<Service>`, looked up once here for a registration that builds boxes again and again (one
+    /// per container or per request): generic code that names the type asks the runtime for its metadata on
+    /// every call, a hash-table lookup that costs about as much as the rest of a build. Not for the others:
+    /// a transient's factory is called without a box, a singleton builds one box, and the lookup would be an
+    /// extra cost for every registration made.
+    private let boxType: InstanceBox<Service>.Type?
 
-    package init(_ make: @escaping @Sendable (any Resolver) throws -> Service) {
+    /// Makes the body; `buildsOften` for a lifetime that builds an instance per container or per resolve.
+    package init(_ make: @escaping @Sendable (any Resolver) throws -> Service, buildsOften: Bool = false) {
         self.make = make
+        boxType = buildsOften ? InstanceBox<Service>.self : nil
     }
 
     @usableFromInline
@@ -15,7 +20,9 @@ package final class FactoryBox<Service>: ServiceBody {
 
     @usableFromInline
     package func makeBox(_ resolver: any Resolver) throws -> AnyObject {
-        boxType.init(try make(resolver))
+        let value = try make(resolver)
+        if let boxType { return boxType.init(value) }
+        return InstanceBox(value)
     }
 }
 

@@ -136,10 +136,7 @@ package final class Registration: Sendable {
     package var name: String? { key.name }
 
     /// Whether the lifetime is a strategy (`DIScopes`), which may keep instances outside held slots.
-    package var hasLifetimeStrategy: Bool {
-        if case .lifetime = scope.kind { return true }
-        return false
-    }
+    package var hasLifetimeStrategy: Bool { scope.hasLifetimeStrategy }
 
     /// For an alias, the key of the registration it stands for.
     package var aliasTarget: RegistrationKey? {

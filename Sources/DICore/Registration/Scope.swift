@@ -55,6 +55,12 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether a lifetime strategy (`DIScopes`) decides where instances live.
+    package var hasLifetimeStrategy: Bool {
+        if case .lifetime = kind { return true }
+        return false
+    }
+
     /// The scope's name: `singleton`, `matching("session")`, ….
     public var description: String { name }
 

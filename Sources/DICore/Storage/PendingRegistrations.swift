@@ -6,84 +6,80 @@
 /// of the cost of registering 100,000 services; and publishing would have to sort its values back into
 /// registration order.
 struct PendingRegistrations {
-    /// One pending registration and its key's `tableHash`, so that probing compares keys only on a hash
-    /// match. Kept together in one array: a request's container allocates one buffer for its few values.
-    private struct Entry {
-        /// `nil` where a later registration of the same key replaced the entry.
-        var registration: Registration?
-        let hash: UInt
-    }
-
-    /// In insertion order.
-    private var entries: [Entry] = []
-    /// Indices into `entries`, `-1` for an empty bucket; capacity a power of two, at most half full.
+    /// In insertion order; `nil` where a later registration of the same key replaced the entry.
+    private var ordered: [Registration?] = []
+    /// The `tableHash` of each entry of `ordered`, so that probing compares keys only on a hash match.
+    private var hashes: [UInt] = []
+    /// Indices into `ordered`, `-1` for an empty bucket; capacity a power of two, at most half full.
     private var buckets: [Int32] = []
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
 
-    /// Up to this many entries (a request's container registers two or three) are found by a linear scan,
-    /// with no index to build.
+    /// Up to this many entries (a request's container registers two or three) are found by a linear scan of
+    /// `hashes`, with no index to build.
     static let linearLimit = 8
 
     /// The pending registration for `key`.
     subscript(key: RegistrationKey) -> Registration? {
-        if buckets.isEmpty {
-            return linearPosition(of: key, hash: key.tableHash).flatMap { entries[$0].registration }
-        }
+        if buckets.isEmpty { return linearPosition(of: key, hash: key.tableHash).flatMap { ordered[$0] } }
         guard let bucket = bucket(of: key, hash: key.tableHash), buckets[bucket] >= 0 else { return nil }
-        return entries[Int(buckets[bucket])].registration
+        return ordered[Int(buckets[bucket])]
     }
 
     /// Adds `registration`, replacing a pending one of the same key; returns the replaced one.
     @discardableResult
     mutating func insert(_ registration: Registration) -> Registration? {
         let hash = registration.key.tableHash
-        if buckets.isEmpty, entries.count < Self.linearLimit {
+        if buckets.isEmpty, ordered.count < Self.linearLimit {
             var replaced: Registration?
             if let position = linearPosition(of: registration.key, hash: hash) {
-                replaced = entries[position].registration
-                entries[position].registration = nil
+                replaced = ordered[position]
+                ordered[position] = nil
             } else {
                 count += 1
             }
-            // Room for a request's few values in the first allocation.
-            if entries.isEmpty { entries.reserveCapacity(4) }
-            entries.append(Entry(registration: registration, hash: hash))
+            ordered.append(registration)
+            hashes.append(hash)
             return replaced
         }
         // Open addressing stays fast while at most half the buckets are used.
-        if (entries.count + 1) * 2 > buckets.count { grow() }
+        if (ordered.count + 1) * 2 > buckets.count { grow() }
         let bucket = bucket(of: registration.key, hash: hash)!
         var replaced: Registration?
         if buckets[bucket] >= 0 {
-            replaced = entries[Int(buckets[bucket])].registration
-            entries[Int(buckets[bucket])].registration = nil
+            replaced = ordered[Int(buckets[bucket])]
+            ordered[Int(buckets[bucket])] = nil
         } else {
             count += 1
         }
-        buckets[bucket] = Int32(entries.count)
-        entries.append(Entry(registration: registration, hash: hash))
+        buckets[bucket] = Int32(ordered.count)
+        ordered.append(registration)
+        hashes.append(hash)
         return replaced
     }
 
-    /// The position in `entries` of the live entry for `key`, found by a scan (while there is no index).
+    /// The position in `ordered` of the live entry for `key`, found by a scan (while there is no index).
     private func linearPosition(of key: RegistrationKey, hash: UInt) -> Int? {
-        entries.indices.first { entries[$0].hash == hash && entries[$0].registration?.key == key }
+        for position in hashes.indices where hashes[position] == hash && ordered[position]?.key == key {
+            return position
+        }
+        return nil
     }
 
     /// The pending registrations, oldest first.
-    var inOrder: [Registration] { entries.compactMap(\.registration) }
+    var inOrder: [Registration] { ordered.compactMap { $0 } }
 
     /// Calls `body` with each pending registration, oldest first, without building an array.
     func forEach(_ body: (Registration) -> Void) {
-        for entry in entries {
-            if let registration = entry.registration { body(registration) }
+        for registration in ordered {
+            if let registration { body(registration) }
         }
     }
 
     mutating func removeAll() {
-        entries.removeAll(keepingCapacity: true)
+        ordered.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
         for index in buckets.indices { buckets[index] = -1 }
         count = 0
     }
@@ -95,7 +91,7 @@ struct PendingRegistrations {
         var index = Int(truncatingIfNeeded: hash) & mask
         while buckets[index] >= 0 {
             let position = Int(buckets[index])
-            if entries[position].hash == hash, entries[position].registration?.key == key { return index }
+            if hashes[position] == hash, ordered[position]?.key == key { return index }
             index = (index &+ 1) & mask
         }
         return index
@@ -105,8 +101,8 @@ struct PendingRegistrations {
         // `-1` marks an empty bucket; 16 buckets (8 registrations) before the first doubling.
         buckets = [Int32](repeating: -1, count: max(16, buckets.count * 2))
         let mask = buckets.count - 1
-        for position in entries.indices where entries[position].registration != nil {
-            var index = Int(truncatingIfNeeded: entries[position].hash) & mask
+        for position in ordered.indices where ordered[position] != nil {
+            var index = Int(truncatingIfNeeded: hashes[position]) & mask
             while buckets[index] >= 0 { index = (index &+ 1) & mask }
             buckets[index] = Int32(position)
         }
