@@ -124,7 +124,7 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
         // NonisolatedNonsendingByDefault (which would otherwise make `next` a nonsending function type).
         next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let container = try makeContainer(for: request, id: context.id)
+        let container = try makeContainer(for: request, info: RequestInfo(request, context: context))
         switch closing {
         case .whenHandlerReturns:
             let response: Response
@@ -179,11 +179,15 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
     /// - Throws: The `RegistrationError` of registering the values, or what `register` throws; the container
     ///   is closed before the error is thrown.
     public func makeContainer(for request: Request, id: String) throws -> Container {
+        let info = RequestInfo(
+            id: id, method: request.method.rawValue, path: request.uri.path, headers: request.headers
+        )
+        return try makeContainer(for: request, info: info)
+    }
+
+    private func makeContainer(for request: Request, info: RequestInfo) throws -> Container {
         let container = parent.child(name: name, tags: tags)
         do {
-            let info = RequestInfo(
-                id: id, method: request.method.rawValue, path: request.uri.path, headers: request.headers
-            )
             try container.register(value: info)
             try register(request, container)
         } catch {

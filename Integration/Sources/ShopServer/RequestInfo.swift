@@ -1,4 +1,6 @@
 import HTTPTypes
+import Hummingbird
+import Logging
 
 /// What a request container knows about the request it serves: registered in every request container by
 /// ``RequestContainerMiddleware``, so request services can depend on it.
@@ -16,14 +18,30 @@ import HTTPTypes
 /// It holds copies of the request's values, not the `Request` itself, so a service that keeps it does not
 /// keep the request body alive.
 public struct RequestInfo: Sendable, Hashable {
-    /// The ID Hummingbird gave the request (the `hb.request.id` of its logger).
-    public let id: String
+    /// The ID Hummingbird gave the request (the `hb.request.id` of its logger). Made into text when it is
+    /// read: formatting it costs more than the rest of a request container's set-up, and most requests
+    /// (a product list, a health check) never read it.
+    public var id: String { identifier.text }
     /// The HTTP method, `GET`, `POST`, ….
     public let method: String
     /// The path of the request, without the query.
     public let path: String
     /// The request's header fields.
     public let headers: HTTPFields
+    private let identifier: Identifier
+
+    /// The request's ID: text, or the value Hummingbird keeps in the request's logger metadata.
+    private enum Identifier: Sendable {
+        case text(String)
+        case metadata(Logger.MetadataValue)
+
+        var text: String {
+            switch self {
+            case .text(let text): text
+            case .metadata(let value): value.description
+            }
+        }
+    }
 
     /// Creates the values of one request.
     ///
@@ -37,9 +55,42 @@ public struct RequestInfo: Sendable, Hashable {
     ///   - path: The path, without the query.
     ///   - headers: The request's header fields.
     public init(id: String, method: String, path: String, headers: HTTPFields = [:]) {
-        self.id = id
+        self.identifier = .text(id)
         self.method = method
         self.path = path
         self.headers = headers
+    }
+
+    /// The values of `request`, with the ID of `context` (`context.id`, made into text only when read).
+    ///
+    /// ```swift
+    /// let info = RequestInfo(request, context: context)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: The request's context, whose logger carries the request's ID.
+    public init<Context: RequestContext>(_ request: Request, context: Context) {
+        if let id = context.logger[metadataKey: "hb.request.id"] {
+            self.identifier = .metadata(id)
+        } else {
+            self.identifier = .text(context.id)
+        }
+        self.method = request.method.rawValue
+        self.path = request.uri.path
+        self.headers = request.headers
+    }
+
+    /// Whether both describe the same request: the same ID, method, path and header fields.
+    public static func == (lhs: RequestInfo, rhs: RequestInfo) -> Bool {
+        lhs.id == rhs.id && lhs.method == rhs.method && lhs.path == rhs.path && lhs.headers == rhs.headers
+    }
+
+    /// Hashes the ID, method, path and header fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(method)
+        hasher.combine(path)
+        hasher.combine(headers)
     }
 }

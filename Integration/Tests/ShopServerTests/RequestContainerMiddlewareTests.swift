@@ -74,19 +74,23 @@ import Testing
         let app = try Self.appContainer(log: ProbeLog())
         let seen = Mutex<[Container]>([])
         let application = Self.application(app) { router in
-            router.get("/who") { _, context -> String in
+            router.get("/who") { request, context -> String in
                 let container = Container.current
                 seen.withLock { $0.append(container) }
                 let info = try container.resolve(RequestInfo.self)
                 let user = try container.resolve(String.self, name: "user")
-                return "\(container.tags.sorted()) \(info.method) \(info.path) \(info.id == context.id) \(user)"
+                // The ID is read from the context's logger only now; the info equals one made from the text.
+                let same = info == RequestInfo(id: context.id, method: "GET", path: "/who", headers: request.headers)
+                let header = info.headers[HTTPField.Name("X-User")!] ?? "-"
+                let values = "\(info.method) \(info.path) \(info.id == context.id) \(same) \(header)"
+                return "\(container.tags.sorted()) \(values) \(user)"
             }
         }
         try await application.test(.router) { client in
             let response = try await client.execute(
                 uri: "/who?x=1", method: .get, headers: [HTTPField.Name("X-User")!: "ada"]
             )
-            #expect(String(buffer: response.body) == #"["request"] GET /who true ada"#)
+            #expect(String(buffer: response.body) == #"["request"] GET /who true true ada ada"#)
         }
         let containers = seen.withLock { $0 }
         let container = try #require(containers.first)
