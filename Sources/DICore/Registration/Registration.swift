@@ -135,9 +135,6 @@ package final class Registration: Sendable {
 
     package var name: String? { key.name }
 
-    /// Whether the lifetime is a strategy (`DIScopes`), which may keep instances outside held slots.
-    package var hasLifetimeStrategy: Bool { scope.hasLifetimeStrategy }
-
     /// For an alias, the key of the registration it stands for.
     package var aliasTarget: RegistrationKey? {
         if case .alias(let key) = kind { return key }

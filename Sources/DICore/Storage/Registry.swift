@@ -131,13 +131,14 @@ package struct Registry: ~Copyable, Sendable {
 
     /// The registration for `key` in this container (not its ancestors), published or pending.
     package func registration(for key: RegistrationKey) -> Registration? {
+        let hash = key.tableHash
         let (found, hasPending) = withTable { table, hasPending in
-            (table.find(key, hash: key.tableHash)?.object, hasPending)
+            (table.find(key, hash: hash)?.object, hasPending)
         }
         if let found { return found }
         guard hasPending else { return nil }
         // Ordered after the acquiring load of the published word above, which the bits were set before.
-        let bits = Self.pendingBits(of: key.tableHash)
+        let bits = Self.pendingBits(of: hash)
         guard pendingKeyBits.load(ordering: .relaxed) & bits == bits else { return nil }
         return withState { state -> Registration? in
             // A publish may have folded the pending registrations into a newer table since the load above.
@@ -252,11 +253,11 @@ package struct Registry: ~Copyable, Sendable {
             // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
             // request's container usually has none, and then no array is built.
             var registrations: [Registration] = []
-            for registration in state.table.registrations where registration.hasLifetimeStrategy {
+            for registration in state.table.registrations where registration.scope.hasLifetimeStrategy {
                 registrations.append(registration)
             }
             state.pending.forEach { registration in
-                if registration.hasLifetimeStrategy { registrations.append(registration) }
+                if registration.scope.hasLifetimeStrategy { registrations.append(registration) }
             }
             state.pending.removeAll()
             state.pendingReplacesPublished = false
@@ -427,10 +428,10 @@ package struct Registry: ~Copyable, Sendable {
         _ = freed
     }
 
-    /// How many replaced tables are kept for readers right now (for tests of bounded memory).
     /// How many lookups took the lock since the last publish (for tests).
     package var lockedLookupCount: Int { withState { $0.lockedLookups } }
 
+    /// How many replaced tables are kept for readers right now (for tests of bounded memory).
     package var retiredTableCount: Int {
         state.withLock { state in state.retired.count + state.waiting.reduce(0) { $0 + $1.tables.count } }
     }
