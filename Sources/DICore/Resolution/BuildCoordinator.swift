@@ -147,6 +147,7 @@ final class BuildCoordinator: Sendable {
         return .build
     }
 
+    /// One look at `slot` under the lock: its instance, a claim, or a recorded wait.
     private func step(
         _ state: inout State,
         slot: InstanceSlot,
@@ -171,15 +172,22 @@ final class BuildCoordinator: Sendable {
         state.waits[id] = Wait(chain: chain, slot: slot, registration: registration, continuation: nil)
         waitCount.add(1, ordering: .sequentiallyConsistent)
         let builder = slot.builder.load(ordering: .sequentiallyConsistent)
-        let loop = builder == 0 ? nil : Self.loop(in: state, from: Build(builder: builder, registration: registration),
-                                                  waitedForBy: chain)
-        guard builder == 0 || loop != nil else { return .queued(id) }
+        var loop: [Build]?
+        if builder != 0 {
+            loop = Self.loop(in: state, from: Build(builder: builder, registration: registration), waitedForBy: chain)
+            if loop == nil { return .queued(id) }
+        }
         state.waits[id] = nil
         waitCount.subtract(1, ordering: .sequentiallyConsistent)
         if let loop { throw Self.cycle(loop, asked: registration, chain: chain, path: resolution.path) }
         return .lookAgain
     }
 
+    /// The builds that lead from `build` back to a resolution of `chain`, each with its builder; `nil` when
+    /// waiting for `build` cannot deadlock.
+    ///
+    /// A builder is stuck if some resolution nested in it (a waiter whose chain contains the builder's
+    /// token) waits for another build; follow those waits breadth first.
     private static func loop(in state: State, from build: Build, waitedForBy chain: [Int]) -> [Build]? {
         var trails: [(token: Int, trail: [Build])] = [(build.builder, [build])]
         var seen: Set<Int> = [build.builder]
@@ -198,6 +206,7 @@ final class BuildCoordinator: Sendable {
         return nil
     }
 
+    /// The `circularDependency` error for a wait that would close `loop`.
     private static func cycle(_ loop: [Build], asked: Registration, chain: [Int], path: [PathElement])
         -> ResolutionError
     {
