@@ -65,7 +65,7 @@ extension Container {
 
     /// The slot in which this test container keeps its own instance of a `.singleton` registration.
     func testSlot(for registration: Registration) -> InstanceSlot {
-        slots.slot(for: registration) { InstanceSlot(keptBy: self) }
+        slots.slot(for: registration)
     }
 
     /// Tells the nearest test container (self or an ancestor) that it was asked to resolve after it closed.

@@ -33,7 +33,7 @@ public final class Container: Sendable {
     /// Its children, the instances it holds, its lifetimes' slots and its behaviours, under one lock.
     private let state = Lock(ContainerState())
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
-    package var slots: SlotStore { SlotStore(state: state) }
+    package var slots: SlotStore { SlotStore(state: state, owner: Unsafe.Unowned(self)) }
     /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
     package var behaviors: BehaviorStore { BehaviorStore(state: state) }
 

@@ -49,7 +49,7 @@ package final class InstanceSlot: Sendable {
     }
 
     /// A `.strong` slot kept in `container`'s slot store, under the container's lock.
-    package init(keptBy container: Container) {
+    init(keptBy container: Container) {
         retention = .strong
         guarded = .container(Unsafe.Unowned(container))
     }

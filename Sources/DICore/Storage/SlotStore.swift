@@ -7,6 +7,8 @@ import Synchronization
 /// registration while the slot exists.
 package struct SlotStore: Sendable {
     let state: Lock<ContainerState>
+    /// The container whose state this is, which the strong slots it makes name for their lock.
+    let owner: Unsafe.Unowned<Container>
 
     /// The entries in the order they were made, and, past a few, an index of them by registration.
     ///
@@ -45,6 +47,12 @@ package struct SlotStore: Sendable {
             for (position, entry) in entries.enumerated() { positions[ObjectIdentifier(entry.registration)] = position }
             index = positions
         }
+    }
+
+    /// The strong slot of `registration` in this container, made the first time: one instance per container,
+    /// guarded by the container's lock (`InstanceSlot(keptBy:)`).
+    package func slot(for registration: Registration) -> InstanceSlot {
+        slot(for: registration) { owner.with { InstanceSlot(keptBy: $0) } }
     }
 
     /// The slot of `registration` in this container, made by `make` the first time.

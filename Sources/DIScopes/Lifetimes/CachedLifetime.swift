@@ -13,7 +13,7 @@ struct CachedLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        let slot = registeredIn.slots.slot(for: registration) { InstanceSlot(keptBy: registeredIn) }
+        let slot = registeredIn.slots.slot(for: registration)
         return .slot(slot, holder: registeredIn, dependencies: registeredIn)
     }
 }

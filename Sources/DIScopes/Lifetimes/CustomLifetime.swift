@@ -29,7 +29,7 @@ final class CustomLifetime: LifetimeStrategy {
         // The storage keys instances by registration, so a test container resolving its base's registration
         // would be handed the base's instance: it keeps its own in a slot instead, and never touches the storage.
         if registeredIn.testing != nil, registeredIn.registry.registration(for: registration.key) !== registration {
-            let slot = registeredIn.slots.slot(for: registration) { InstanceSlot(keptBy: registeredIn) }
+            let slot = registeredIn.slots.slot(for: registration)
             return .slot(slot, holder: registeredIn, dependencies: registeredIn)
         }
         return .provided(by: CustomProvider(lifetime: self, container: registeredIn), dependencies: registeredIn)

@@ -25,7 +25,7 @@ struct MatchingLifetime: LifetimeStrategy {
                 path: resolution.path
             )
         }
-        let slot = tagged.slots.slot(for: registration) { InstanceSlot(keptBy: tagged) }
+        let slot = tagged.slots.slot(for: registration)
         return .slot(slot, holder: tagged, dependencies: tagged)
     }
 }

@@ -10,7 +10,7 @@ struct ScopedLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        let slot = requestedFrom.slots.slot(for: registration) { InstanceSlot(keptBy: requestedFrom) }
+        let slot = requestedFrom.slots.slot(for: registration)
         return .slot(slot, holder: requestedFrom, dependencies: requestedFrom)
     }
 }
