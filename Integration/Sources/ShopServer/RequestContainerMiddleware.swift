@@ -179,10 +179,7 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
     /// - Throws: The `RegistrationError` of registering the values, or what `register` throws; the container
     ///   is closed before the error is thrown.
     public func makeContainer(for request: Request, id: String) throws -> Container {
-        let info = RequestInfo(
-            id: id, method: request.method.rawValue, path: request.uri.path, headers: request.headers
-        )
-        return try makeContainer(for: request, info: info)
+        try makeContainer(for: request, info: RequestInfo(request, id: id))
     }
 
     private func makeContainer(for request: Request, info: RequestInfo) throws -> Container {

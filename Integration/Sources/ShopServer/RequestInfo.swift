@@ -71,11 +71,25 @@ public struct RequestInfo: Sendable, Hashable {
     ///   - request: The request.
     ///   - context: The request's context, whose logger carries the request's ID.
     public init<Context: RequestContext>(_ request: Request, context: Context) {
-        if let id = context.logger[metadataKey: "hb.request.id"] {
-            self.identifier = .metadata(id)
-        } else {
-            self.identifier = .text(context.id)
-        }
+        let id = context.logger[metadataKey: "hb.request.id"]
+        self.init(request, identifier: id.map(Identifier.metadata) ?? .text(context.id))
+    }
+
+    /// The values of `request`, with the ID `id`.
+    ///
+    /// ```swift
+    /// let info = RequestInfo(request, id: "validation")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - id: The request's ID.
+    public init(_ request: Request, id: String) {
+        self.init(request, identifier: .text(id))
+    }
+
+    private init(_ request: Request, identifier: Identifier) {
+        self.identifier = identifier
         self.method = request.method.rawValue
         self.path = request.uri.path
         self.headers = request.headers

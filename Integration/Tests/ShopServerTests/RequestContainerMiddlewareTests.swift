@@ -69,6 +69,26 @@ import Testing
         #expect(log.disposedSerials.sorted() == Array(1...requests))
     }
 
+    /// A container made outside a server (start-up validation does) carries the request's values with the ID
+    /// given, and the request's values in the container `register` adds to it.
+    @Test func aContainerMadeForARequestCarriesItsValuesWithTheGivenID() throws {
+        let app = try Self.appContainer(log: ProbeLog())
+        let middleware = RequestContainerMiddleware<BasicRequestContext>(parent: app) { request, container in
+            try container.register(String.self, name: "user", value: request.headers[HTTPField.Name("X-User")!] ?? "-")
+        }
+        var head = HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/checkout?coupon=1")
+        head.headerFields[HTTPField.Name("X-User")!] = "ada"
+        let container = try middleware.makeContainer(
+            for: Request(head: head, body: RequestBody(buffer: ByteBuffer())), id: "validation"
+        )
+        let info = try container.resolve(RequestInfo.self)
+        #expect(info == RequestInfo(id: "validation", method: "POST", path: "/checkout", headers: head.headerFields))
+        #expect(info.id == "validation")
+        #expect(try container.resolve(String.self, name: "user") == "ada")
+        #expect(container.tags == ["request"])
+        container.close()
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func handlerSeesItsRequestContainerAsCurrentAndItIsClosedAfterwards() async throws {
         let app = try Self.appContainer(log: ProbeLog())
