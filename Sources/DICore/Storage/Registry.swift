@@ -132,9 +132,12 @@ package struct Registry: ~Copyable, Sendable {
     /// The registration for `key` in this container (not its ancestors), published or pending.
     package func registration(for key: RegistrationKey) -> Registration? {
         let hash = key.tableHash
-        let (found, hasPending) = withTable { table, hasPending in
-            (table.find(key, hash: hash)?.object, hasPending)
-        }
+        // A read section by hand rather than `withTable`: a closure handed to it would carry a copy of the key
+        // (a string and reference counts) on every lookup.
+        let section = TableReclamation.enter()
+        let (table, hasPending) = tableInSection()
+        let found = table.with { $0.find(key, hash: hash)?.object }
+        TableReclamation.leave(section)
         if let found { return found }
         guard hasPending else { return nil }
         // Ordered after the acquiring load of the published word above, which the bits were set before.
@@ -259,7 +262,8 @@ package struct Registry: ~Copyable, Sendable {
             state.pending.forEach { registration in
                 if registration.scope.hasLifetimeStrategy { registrations.append(registration) }
             }
-            state.pending.removeAll()
+            // Dropped, not emptied in place: a closed container never registers again.
+            state.pending = PendingRegistrations()
             state.pendingReplacesPublished = false
             state.lockedLookups = 0
             let closed = RegistrationTable.closed(
