@@ -34,14 +34,24 @@ extension Container {
         guard let registrations = markClosed() else { return }
         for child in children.reversed() { await child.closeAsync() }
         for value in releaseOwnInstances(of: registrations).reversed() {
-            if Self.asyncDisposables.passes(value), let disposable = value as? any AsyncDisposable {
-                await disposable.dispose()
-            } else if Self.disposables.passes(value), let disposable = value as? any Disposable {
-                disposable.dispose()
+            switch Disposal(rawValue: Self.disposals.answer(for: value)) {
+            case .async: await (value as? any AsyncDisposable)?.dispose()
+            case .sync: (value as? any Disposable)?.dispose()
+            case .notDisposable, nil: break
             }
         }
     }
 
-    /// Which types are `AsyncDisposable`, so that releasing an instance of one that is not costs no cast.
-    static let asyncDisposables = ConformanceMemo { $0 is any AsyncDisposable }
+    /// How each type's instances are disposed of, so that releasing one that is neither `AsyncDisposable`
+    /// nor `Disposable` costs no cast, and one that is costs one.
+    static let disposals = ConformanceMemo { value in
+        (value is any AsyncDisposable ? Disposal.async : value is any Disposable ? .sync : .notDisposable).rawValue
+    }
+}
+
+/// How `closeAsync()` disposes of a released instance: `AsyncDisposable` first, as it says.
+enum Disposal: UInt8, Sendable {
+    case async
+    case sync
+    case notDisposable
 }

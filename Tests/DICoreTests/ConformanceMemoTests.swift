@@ -15,10 +15,10 @@ import Testing
 
     @Test func asksOncePerDynamicTypeAndTellsSubclassesApart() {
         let asked = Lock<[String]>([])
-        let memo = ConformanceMemo { value in
+        let memo = ConformanceMemo(passing: { value in
             asked.withLock { $0.append("\(type(of: value))") }
             return value is any Disposable
-        }
+        })
         let values: [Any] = [Handle(), DisposableHandle(), Handle(), DisposableHandle() as Handle, 1, 2]
         #expect(values.map(memo.passes) == [false, true, false, true, false, false])
         #expect(asked.withLock { $0 } == ["Handle", "DisposableHandle", "Int"])
@@ -33,10 +33,10 @@ import Testing
             Character("c"), Substring("s"), [String](), Optional<Int>.none as any Sendable, true, Int16(1), Int32(1),
         ]
         let asked = Lock<[String: Int]>([:])
-        let memo = ConformanceMemo { value in
+        let memo = ConformanceMemo(passing: { value in
             asked.withLock { $0["\(type(of: value))", default: 0] += 1 }
             return value is any Disposable
-        }
+        })
         let expected = values.map { $0 is any Disposable }
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for round in 0..<50 {

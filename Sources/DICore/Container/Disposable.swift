@@ -77,5 +77,5 @@ extension Container {
     }
 
     /// Which types are `Disposable`, so that releasing an instance of one that is not costs no cast.
-    package static let disposables = ConformanceMemo { $0 is any Disposable }
+    package static let disposables = ConformanceMemo(passing: { $0 is any Disposable })
 }
