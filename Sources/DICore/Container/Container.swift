@@ -168,7 +168,7 @@ public final class Container: Sendable {
         guard slot.retention == .strong else { return }
         let accepted = state.withLock { state in
             guard !state.held.isClosed else { return false }
-            state.held.instances.append(HeldInstance(slot: slot, registration: registration))
+            state.held.append(HeldInstance(slot: slot, registration: registration))
             return true
         }
         guard accepted else {
@@ -194,17 +194,24 @@ public final class Container: Sendable {
     /// Forgets every held instance and returns them, oldest first, and refuses to hold more (used when the
     /// container is closed).
     package func releaseAllHeld() -> [HeldInstance] {
-        state.withLock { state in
-            defer { state.held.instances.removeAll() }
+        let held = state.withLock { state in
             state.held.isClosed = true
-            return Self.distinct(state.held.instances)
+            var taken: [HeldInstance] = []
+            swap(&taken, &state.held.instances)
+            return taken
         }
+        return Self.distinct(held)
     }
 
     /// `instances` with each slot once, oldest first. A few (a request's container holds two or three) are
     /// compared directly, with no set to build.
     private static func distinct(_ instances: [HeldInstance]) -> [HeldInstance] {
         if instances.count <= 8 {
+            // Usually each slot is there once, and then the list itself is the answer.
+            let repeats = instances.indices.contains { position in
+                instances[..<position].contains { $0.slot === instances[position].slot }
+            }
+            guard repeats else { return instances }
             var result: [HeldInstance] = []
             result.reserveCapacity(instances.count)
             for instance in instances where !result.contains(where: { $0.slot === instance.slot }) {

@@ -18,4 +18,13 @@ struct ContainerState {
 struct HeldInstances {
     var instances: [HeldInstance] = []
     var isClosed = false
+
+    /// How many entries the first append makes room for: a request's container holds a few instances, and
+    /// growing an array one step at a time from empty reallocates it at the second and third.
+    static let firstCapacity = 4
+
+    mutating func append(_ instance: HeldInstance) {
+        if instances.capacity == 0 { instances.reserveCapacity(Self.firstCapacity) }
+        instances.append(instance)
+    }
 }
