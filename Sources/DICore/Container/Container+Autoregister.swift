@@ -12,7 +12,7 @@ extension Container {
     /// ``Dependency/Kind``; an optional parameter (`Cache?`) is `nil` only when nothing is registered.
     ///
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `invalidScope`, `containerClosed`).
-    @discardableResult
+    @inlinable @discardableResult
     public func autoregister<Service: Sendable, each Parameter>(
         _ type: Service.Type,
         name: String? = nil,
@@ -24,7 +24,8 @@ extension Container {
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
         try addAutoregistration(
             type, name: name, scope: scope, overridable: overridable,
-            location: SourceLocation(fileID: fileID, line: line), initializer: initializer
+            location: SourceLocation(fileID: fileID, line: line), parameters: repeat (each Parameter).self,
+            factory: Self.factory(calling: initializer)
         )
     }
 
@@ -32,7 +33,7 @@ extension Container {
     /// by type.
     ///
     /// - Throws: `RegistrationError` (`alreadyRegistered`, `containerClosed`).
-    @discardableResult
+    @inlinable @discardableResult
     public func autoregister<Service, each Parameter>(
         _ type: Service.Type,
         name: String? = nil,
@@ -43,27 +44,43 @@ extension Container {
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
         try addAutoregistration(
             type, name: name, scope: .transient, overridable: overridable,
-            location: SourceLocation(fileID: fileID, line: line), initializer: initializer
+            location: SourceLocation(fileID: fileID, line: line), parameters: repeat (each Parameter).self,
+            factory: Self.factory(calling: initializer)
         )
     }
 
+    /// The factory of an `autoregister`: resolves each parameter, then calls `initializer`.
+    ///
+    /// Made in the caller's code, where the parameter types are known: each parameter's resolve is then
+    /// specialised for its type, and calling `initializer` needs no metadata of the parameter list. Made
+    /// inside this module, the factory would ask the runtime for that metadata on every build, and resolve
+    /// every parameter through the unspecialised generic `resolve` (together about a thousand instructions
+    /// for an instance with three parameters, which a server pays for every request-scoped instance).
+    @inlinable
+    static func factory<Service, each Parameter>(
+        calling initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+    ) -> @Sendable (any Resolver) throws -> Service {
+        // `resolve(_:)`, not the requirement: it calls the container behind the resolver directly.
+        { resolver in try initializer(repeat try resolver.resolve((each Parameter).self)) }
+    }
+
     /// What both `autoregister` overloads do; they differ only in the `Sendable` rule for `scope`.
-    private func addAutoregistration<Service, each Parameter>(
+    @usableFromInline
+    func addAutoregistration<Service, each Parameter>(
         _ type: Service.Type,
         name: String?,
         scope: Scope,
         overridable: Bool,
         location: SourceLocation,
-        initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
+        parameters: repeat (each Parameter).Type,
+        factory: @escaping @Sendable (any Resolver) throws -> Service
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
         var dependencies: [Dependency] = []
-        for parameter in repeat (each Parameter).self { dependencies.append(.parameter(parameter)) }
+        for parameter in repeat each parameters { dependencies.append(.parameter(parameter)) }
         let registration = Self.makeRegistration(
             type, name: name, scope: scope, overridable: overridable, location: location,
-            dependencies: dependencies, declaresDependencies: true
-        ) { r in
-            try initializer(repeat try r.resolve((each Parameter).self, name: nil))
-        }
+            dependencies: dependencies, declaresDependencies: true, factory: factory
+        )
         try add(registration)
         return RegistrationHandle(container: self, registration: registration)
     }
