@@ -101,9 +101,10 @@ extension Container {
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
         // The two boxes are made here, in the caller's code, where their types are known: made inside a
         // generic function of this module, each would cost a metadata lookup in the runtime per registration.
+        let box = InstanceBox(value)
         let registration = try addValue(
-            ValueBody(value), published: InstanceBox(value), as: type, name: name, overridable: overridable,
-            fileID: fileID, line: line
+            ValueBody(box), published: box, as: type, name: name, overridable: overridable, fileID: fileID,
+            line: line
         )
         return RegistrationHandle(container: self, registration: registration)
     }

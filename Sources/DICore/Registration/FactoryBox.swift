@@ -30,14 +30,15 @@ package final class FactoryBox<Service>: ServiceBody {
 ///
 /// Its registration publishes the value's box from the start (`Registration.builtSingleton`) and has no
 /// instance slot, so nothing builds, holds or disposes the value; the slow paths that build anyway (a test
-/// container, an observed container) get a fresh box of the same value from `makeBox`.
+/// container, an observed container) get a fresh box of the same value from `makeBox`. The body keeps the
+/// published box rather than a copy of the value: one copy per registration, not two.
 @usableFromInline
 package final class ValueBody<Service: Sendable>: ServiceBody {
-    @usableFromInline package let value: Service
+    @usableFromInline package let box: InstanceBox<Service>
 
     @inlinable
-    package init(_ value: Service) {
-        self.value = value
+    package init(_ box: InstanceBox<Service>) {
+        self.box = box
     }
 
     @usableFromInline
@@ -45,6 +46,6 @@ package final class ValueBody<Service: Sendable>: ServiceBody {
 
     @usableFromInline
     package func makeBox(_ resolver: any Resolver) throws -> AnyObject {
-        InstanceBox(value)
+        InstanceBox(box.value)
     }
 }

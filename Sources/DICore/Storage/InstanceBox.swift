@@ -20,3 +20,6 @@ package final class InstanceBox<Service> {
         box.with { unsafeDowncast($0, to: InstanceBox<Service>.self).value }
     }
 }
+
+/// A box of a `Sendable` value is itself one: it only keeps the value, immutably.
+extension InstanceBox: Sendable where Service: Sendable {}
