@@ -53,15 +53,18 @@ extension Container {
     /// released by two parties at once (a reset racing a close) is handed to only one of them; a singleton's
     /// slot is never emptied (it is read without a lock) and is released once, with its registration.
     package static func take(_ held: [HeldInstance]) -> [Any] {
-        held.compactMap { instance in
+        // A loop into a list made big enough at once: `compactMap` grows its result one reallocation at a time.
+        var values: [Any] = []
+        values.reserveCapacity(held.count)
+        for instance in held {
             let registration = instance.registration
             let isSingleton = instance.slot === registration.singleton
             let box = isSingleton ? instance.slot.current(registration) : instance.slot.reset()
             // Not `box.map(registration.body.unbox)`: a partially applied method is a closure allocated
             // (and its context retained) per instance.
-            guard let box else { return nil }
-            return registration.body.unbox(box)
+            if let box { values.append(registration.body.unbox(box)) }
         }
+        return values
     }
 
     /// Disposes the instances of `held` that are `Disposable`, newest first.
