@@ -43,16 +43,13 @@ public struct Inject<Value> {
     public init(name: String? = nil, fileID: String = #fileID, line: Int = #line) {
         // The ambient container is borrowed, not copied: what made it ambient keeps it alive while this
         // initialiser runs, and a retain and release per property cost more than the lookup.
-        let outcome = Container.ambientReference.with { container -> Result<Value, InjectionError> in
+        // The value is returned as it is, not wrapped in a `Result` (a copy of it, and of its existential, more).
+        wrappedValue = Container.ambientReference.with { container in
             do throws(InjectionError) {
-                return .success(try Self.resolve(name: name, from: container, fileID: fileID, line: line))
+                return try Self.resolve(name: name, from: container, fileID: fileID, line: line)
             } catch {
-                return .failure(error)
+                injectionFailed(error)
             }
-        }
-        switch outcome {
-        case .success(let value): wrappedValue = value
-        case .failure(let error): injectionFailed(error)
         }
     }
 

@@ -37,16 +37,13 @@ public struct Injected<Value> {
     @inlinable
     public init(_ key: ServiceKeyPath<Value>, fileID: String = #fileID, line: Int = #line) {
         // Borrowed, as `@Inject` borrows it: what made the container ambient keeps it alive meanwhile.
-        let outcome = Container.ambientReference.with { container -> Result<Value, InjectionError> in
+        // The value is returned as it is, not wrapped in a `Result` (a copy of it, and of its existential, more).
+        wrappedValue = Container.ambientReference.with { container in
             do throws(InjectionError) {
-                return .success(try Self.resolve(key, from: container, fileID: fileID, line: line))
+                return try Self.resolve(key, from: container, fileID: fileID, line: line)
             } catch {
-                return .failure(error)
+                injectionFailed(error)
             }
-        }
-        switch outcome {
-        case .success(let value): wrappedValue = value
-        case .failure(let error): injectionFailed(error)
         }
     }
 

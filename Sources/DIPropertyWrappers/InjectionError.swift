@@ -126,7 +126,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
 /// DICore's one trapping path (the `resolveRequired` family).
 @usableFromInline
 func injectionFailed(_ error: InjectionError) -> Never {
-    resolveRequiredFailed(error, at: error.location)
+    resolveRequiredFailed(error, at: error.location, what: error.wrapper)
 }
 
 extension InjectionError: ResolutionErrorWrapper {}

@@ -29,7 +29,44 @@ private final class Page {
     @Inject var logger: any Logger
 }
 
+/// Never registered anywhere.
+private struct Unregistered {}
+
+/// A type whose property cannot be injected.
+private struct NeedsUnregistered {
+    @Inject var missing: Unregistered
+}
+
+/// The same, with a key the app never provides.
+private struct NeedsMissingKey {
+    @Injected(\.analytics) var analytics
+}
+
 @Suite struct InjectTests {
+    /// A property that cannot be injected stops the program with the wrapper's error: the wrapper, the
+    /// property's place and the service it could not resolve.
+    @Test func aPropertyThatCannotBeInjectedStopsWithItsError() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let app = Container(name: "app")
+            withContainer(app) { _ = NeedsUnregistered() }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("@Inject at DIPropertyWrappersTests/InjectTests.swift:"), "\(message)")
+        #expect(!message.contains("resolveRequired"), "the wrapper's failure is not a resolveRequired's: \(message)")
+        #expect(message.contains("Unregistered"), "\(message)")
+        #expect(message.contains("InjectTests.swift"), "\(message)")
+    }
+
+    @Test func aKeyThatCannotBeInjectedStopsWithItsError() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let app = Container(name: "app")
+            withContainer(app) { _ = NeedsMissingKey() }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("@Injected at DIPropertyWrappersTests/InjectTests.swift:"), "\(message)")
+        #expect(message.contains("analytics"), "\(message)")
+    }
+
     @Test func resolvesWhenTheOwnerIsCreatedFromTheAmbientContainer() throws {
         let (app, checkout) = try makeApp()
         let inCheckout = withContainer(checkout) { ViewModel() }

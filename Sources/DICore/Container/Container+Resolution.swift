@@ -213,7 +213,10 @@ extension Container: Resolver {
     }
 }
 
-/// The one place DIToolkit traps: the `resolveRequired` family, with the full diagnostic.
-package func resolveRequiredFailed(_ error: any Error, at location: SourceLocation) -> Never {
-    fatalError("resolveRequired at \(location) failed:\n\(error)")
+/// The one place DIToolkit traps: the `resolveRequired` family and the property wrappers (`what`), with the
+/// full diagnostic.
+package func resolveRequiredFailed(
+    _ error: any Error, at location: SourceLocation, what: String = "resolveRequired"
+) -> Never {
+    fatalError("\(what) at \(location) failed:\n\(error)")
 }
