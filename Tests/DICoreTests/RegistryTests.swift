@@ -55,6 +55,22 @@ import Testing
         #expect(names.suffix(2) == ["key2", "key15"])
     }
 
+    /// A key replaced while the few are scanned leaves a gap; the index built past them skips it, and every key,
+    /// the replaced one included, is found before and after it is built.
+    @Test func aKeyReplacedAmongTheScannedFewIsFoundOnceIndexed() throws {
+        let child = Container(name: "app").child(name: "request")
+        for index in 0..<5 { try child.register(Int.self, name: "key\(index)") { _ in index } }
+        try child.register(Int.self, name: "key2") { _ in 102 }
+        #expect(try child.resolve(Int.self, name: "key2") == 102)
+        #expect(try child.resolve(Int.self, name: "key4") == 4)
+        for index in 5..<20 { try child.register(Int.self, name: "key\(index)") { _ in index } }
+        try child.register(Int.self, name: "key2") { _ in 202 }
+        for index in 0..<20 {
+            #expect(try child.resolve(Int.self, name: "key\(index)") == (index == 2 ? 202 : index))
+        }
+        #expect(child.registry.all.compactMap(\.name).count == 20)
+    }
+
     /// A resolve through containers whose registrations are still pending looks among them at each level
     /// before walking on: a child's pending registration shadows its parent's published one, a parent's
     /// pending one is found from the child, and a key nobody registered still fails naming every container.

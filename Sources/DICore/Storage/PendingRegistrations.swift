@@ -8,7 +8,9 @@
 struct PendingRegistrations {
     /// In insertion order; `nil` where a later registration of the same key replaced the entry.
     private var ordered: [Registration?] = []
-    /// The `tableHash` of each entry of `ordered`, so that probing compares keys only on a hash match.
+    /// The `tableHash` of each entry of `ordered`, so that probing compares keys only on a hash match; kept
+    /// only once there is an index (`buckets`): a scan compares keys, whose first field (the type) tells
+    /// almost all apart, and a request's container then makes one array, not two.
     private var hashes: [UInt] = []
     /// Indices into `ordered`, `-1` for an empty bucket; capacity a power of two, at most half full.
     private var buckets: [Int32] = []
@@ -17,12 +19,12 @@ struct PendingRegistrations {
     var isEmpty: Bool { count == 0 }
 
     /// Up to this many entries (a request's container registers two or three) are found by a linear scan of
-    /// `hashes`, with no index to build.
+    /// `ordered`, with no index to build.
     static let linearLimit = 8
 
     /// The pending registration for `key`.
     subscript(key: RegistrationKey) -> Registration? {
-        if buckets.isEmpty { return linearPosition(of: key, hash: key.tableHash).flatMap { ordered[$0] } }
+        if buckets.isEmpty { return linearPosition(of: key).flatMap { ordered[$0] } }
         guard let bucket = bucket(of: key, hash: key.tableHash), buckets[bucket] >= 0 else { return nil }
         return ordered[Int(buckets[bucket])]
     }
@@ -30,19 +32,18 @@ struct PendingRegistrations {
     /// Adds `registration`, replacing a pending one of the same key; returns the replaced one.
     @discardableResult
     mutating func insert(_ registration: Registration) -> Registration? {
-        let hash = registration.key.tableHash
         if buckets.isEmpty, ordered.count < Self.linearLimit {
             var replaced: Registration?
-            if let position = linearPosition(of: registration.key, hash: hash) {
+            if let position = linearPosition(of: registration.key) {
                 replaced = ordered[position]
                 ordered[position] = nil
             } else {
                 count += 1
             }
             ordered.append(registration)
-            hashes.append(hash)
             return replaced
         }
+        let hash = registration.key.tableHash
         // Open addressing stays fast while at most half the buckets are used.
         if (ordered.count + 1) * 2 > buckets.count { grow() }
         let bucket = bucket(of: registration.key, hash: hash)!
@@ -60,9 +61,9 @@ struct PendingRegistrations {
     }
 
     /// The position in `ordered` of the live entry for `key`, found by a scan (while there is no index).
-    private func linearPosition(of key: RegistrationKey, hash: UInt) -> Int? {
-        for position in hashes.indices where hashes[position] == hash && ordered[position]?.key == key {
-            return position
+    private func linearPosition(of key: RegistrationKey) -> Int? {
+        for position in ordered.indices {
+            if let registration = ordered[position], registration.key == key { return position }
         }
         return nil
     }
@@ -98,6 +99,8 @@ struct PendingRegistrations {
     }
 
     private mutating func grow() {
+        // The first index: the entries scanned so far get their hashes (`0` for a replaced one, never read).
+        if buckets.isEmpty { hashes = ordered.map { $0?.key.tableHash ?? 0 } }
         // `-1` marks an empty bucket; 16 buckets (8 registrations) before the first doubling.
         buckets = [Int32](repeating: -1, count: max(16, buckets.count * 2))
         let mask = buckets.count - 1
