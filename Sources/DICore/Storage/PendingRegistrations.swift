@@ -6,6 +6,9 @@
 /// of the cost of registering 100,000 services; and publishing would have to sort its values back into
 /// registration order.
 struct PendingRegistrations {
+    /// The first registration, while it is the only one: a request's container registers one value (its
+    /// request's) and then needs no array at all. Moved into `ordered` when a second comes.
+    private var single: Registration?
     /// In insertion order; `nil` where a later registration of the same key replaced the entry.
     private var ordered: [Registration?] = []
     /// The `tableHash` of each entry of `ordered`, so that probing compares keys only on a hash match; kept
@@ -24,6 +27,7 @@ struct PendingRegistrations {
 
     /// The pending registration for `key`.
     subscript(key: RegistrationKey) -> Registration? {
+        if let single { return single.key == key ? single : nil }
         if buckets.isEmpty { return linearPosition(of: key).flatMap { ordered[$0] } }
         guard let bucket = bucket(of: key, hash: key.tableHash), buckets[bucket] >= 0 else { return nil }
         return ordered[Int(buckets[bucket])]
@@ -32,6 +36,15 @@ struct PendingRegistrations {
     /// Adds `registration`, replacing a pending one of the same key; returns the replaced one.
     @discardableResult
     mutating func insert(_ registration: Registration) -> Registration? {
+        if count == 0, ordered.isEmpty, buckets.isEmpty {
+            single = registration
+            count = 1
+            return nil
+        }
+        if let first = single {
+            single = nil
+            ordered.append(first)
+        }
         if buckets.isEmpty, ordered.count < Self.linearLimit {
             var replaced: Registration?
             if let position = linearPosition(of: registration.key) {
@@ -69,16 +82,18 @@ struct PendingRegistrations {
     }
 
     /// The pending registrations, oldest first.
-    var inOrder: [Registration] { ordered.compactMap { $0 } }
+    var inOrder: [Registration] { single.map { [$0] } ?? ordered.compactMap { $0 } }
 
     /// Calls `body` with each pending registration, oldest first, without building an array.
     func forEach(_ body: (Registration) -> Void) {
+        if let single { body(single) }
         for registration in ordered {
             if let registration { body(registration) }
         }
     }
 
     mutating func removeAll() {
+        single = nil
         ordered.removeAll(keepingCapacity: true)
         hashes.removeAll(keepingCapacity: true)
         for index in buckets.indices { buckets[index] = -1 }
