@@ -42,6 +42,12 @@ package final class InstanceSlot: Sendable {
     /// The token of the resolution building this slot's instance, `0` when nobody does; claimed and cleared
     /// by the `BuildCoordinator` only.
     let builder = Atomic<Int>(0)
+    /// Whether a container-kept slot holds a box: set and cleared together with `box`, under the container's
+    /// lock, and read without it. Finding such a slot empty — every request-scoped instance before its build,
+    /// twice (before the claim and after it) — then takes no lock. A reader that sees `false` while a store is
+    /// under way reads as if it had come just before the store, which is still building: its claim finds the
+    /// builder and waits, or, after the build's `finish`, sees `true` (set before the builder is cleared).
+    private let holdsBox = Atomic<Bool>(false)
 
     package init(retention: Retention, lockFreeReads: Bool) {
         self.retention = retention
@@ -66,6 +72,7 @@ package final class InstanceSlot: Sendable {
             // Never reset, so its box lives as long as the slot.
             return box.load()?.object
         case .container(let container):
+            guard holdsBox.load(ordering: .sequentiallyConsistent) else { return nil }
             return container.with { $0.withStateLocked { box.load()?.object } }
         case .own(let state):
             return state.withLock { weak -> AnyObject? in
@@ -86,7 +93,12 @@ package final class InstanceSlot: Sendable {
         case .unguarded:
             return nil
         case .container(let container):
-            return container.with { $0.withStateLocked { box.exchange(nil) } }
+            return container.with {
+                $0.withStateLocked {
+                    holdsBox.store(false, ordering: .sequentiallyConsistent)
+                    return box.exchange(nil)
+                }
+            }
         case .own(let state):
             return state.withLock { weak in
                 weak = nil
@@ -107,7 +119,12 @@ package final class InstanceSlot: Sendable {
             return
         case .container(let container):
             // Only an empty slot is built, so nothing is replaced (and released under the container's lock).
-            container.with { $0.withStateLocked { _ = box.exchange(built.object) } }
+            container.with {
+                $0.withStateLocked {
+                    _ = box.exchange(built.object)
+                    holdsBox.store(true, ordering: .sequentiallyConsistent)
+                }
+            }
             return
         case .own(let own):
             state = own
