@@ -10,6 +10,22 @@ import Testing
         var disposals: Int { disposed.value }
     }
 
+    /// Closing drops the registrations still pending; one whose factory captured the last reference to a
+    /// child drops the child too, whose `deinit` takes this container's lock to leave its list — the lock that
+    /// guards the registrations. The drop comes after the lock is given up (a relock would stop the program in
+    /// a debug build and hang a release build).
+    @Test func closingDropsARegistrationThatCapturedTheLastReferenceToAChild() throws {
+        let app = Container(name: "app")
+        do {
+            let captured = app.child(name: "captured")
+            try app.register(Container.self, name: "captured") { _ in captured }
+        }
+        #expect(app.childCount == 1)
+        app.close()
+        #expect(app.childCount == 0)
+        #expect(app.isClosed)
+    }
+
     @Test func aChildMadeAfterCloseIsClosedToo() throws {
         let app = Container(name: "app")
         try app.register(Handle.self, scope: .singleton) { _ in Handle() }

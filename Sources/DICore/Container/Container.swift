@@ -29,9 +29,10 @@ public final class Container: Sendable {
     /// Set only on a test container: the base whose graph it resolves as its own (`makeTestContainer`).
     package let testing: TestContainerLink?
 
-    @usableFromInline package let registry = Registry()
-    /// Its children, the instances it holds, its lifetimes' slots and its behaviours, under one lock.
-    private let state = Lock(ContainerState())
+    @usableFromInline package let registry: Registry
+    /// Its registrations' state, children, the instances it holds, its lifetimes' slots and its behaviours,
+    /// under one lock.
+    private let state: Lock<ContainerState>
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
     package var slots: SlotStore { SlotStore(state: state, owner: Unsafe.Unowned(self)) }
     /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
@@ -42,18 +43,24 @@ public final class Container: Sendable {
     /// - Parameters:
     ///   - name: The name printed in errors and graph dumps.
     ///   - tags: Tags that `.matching(_:)` lifetimes look for.
-    public init(name: String = "root", tags: Set<String> = []) {
-        self.name = name
-        self.parent = nil
-        self.tags = tags
-        self.testing = nil
+    public convenience init(name: String = "root", tags: Set<String> = []) {
+        self.init(name: name, tags: tags, parent: nil, testing: nil)
     }
 
-    private init(name: String, tags: Set<String>, parent: Container) {
+    /// A test container: a root that resolves `link.base`'s graph as if it were registered here.
+    package convenience init(name: String, tags: Set<String>, testing link: TestContainerLink) {
+        self.init(name: name, tags: tags, parent: nil, testing: link)
+    }
+
+    /// Every container is made here: a root (`parent` `nil`), a child, or a test container (`testing`).
+    private init(name: String, tags: Set<String>, parent: Container?, testing: TestContainerLink?) {
         self.name = name
         self.tags = tags
         self.parent = parent
-        self.testing = nil
+        self.testing = testing
+        let state = Lock(ContainerState())
+        self.state = state
+        registry = Registry(lock: state)
     }
 
     deinit {
@@ -66,14 +73,6 @@ public final class Container: Sendable {
                 state.children.remove(at: index)
             }
         }
-    }
-
-    /// A test container: a root that resolves `link.base`'s graph as if it were registered here.
-    package init(name: String, tags: Set<String>, testing link: TestContainerLink) {
-        self.name = name
-        self.tags = tags
-        self.parent = nil
-        self.testing = link
     }
 
     /// Creates a child that resolves through this container and can shadow any of its registrations.
@@ -90,7 +89,7 @@ public final class Container: Sendable {
     /// make children of its own (`containerClosed`), so that nothing the closed container disposed is handed
     /// out through it.
     public func child(name: String, tags: Set<String> = []) -> Container {
-        let child = Container(name: name, tags: tags, parent: self)
+        let child = Container(name: name, tags: tags, parent: self, testing: nil)
         state.withLock { state in state.children.append(Unsafe.Unowned(child)) }
         child.inheritBehaviors(from: self)
         // `close()` marks this container closed before it closes the children it lists, so a child added

@@ -23,8 +23,8 @@ import Darwin
 /// by the owner or an unlock by another thread instead of deadlocking or corrupting silently.
 package struct Lock<State: ~Copyable>: @unchecked Sendable {
     /// The mutex and the condition, in the header of the one allocation that also holds the state. The
-    /// condition is set up only for a lock made `awaitable`: every container makes two locks, and one lock in
-    /// the process waits on a condition.
+    /// condition is set up only for a lock made `awaitable`: every container makes a lock, and one lock in the
+    /// process waits on a condition.
     package struct Primitives {
         var mutex = pthread_mutex_t()
         var condition = pthread_cond_t()

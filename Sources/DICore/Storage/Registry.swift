@@ -21,12 +21,15 @@ import Synchronization
 /// most about twice the live table, plus what a reader that stays inside a factory for long still sees.
 ///
 /// A noncopyable value kept inside its `Container` rather than an object of its own: the resolve fast path
-/// then reaches the published word in one load from the container, on every level of the walk.
+/// then reaches the published word in one load from the container, on every level of the walk. Its state is
+/// guarded by the container's one lock (`ContainerState.registry`): a request's container would otherwise
+/// make and destroy a second mutex per request. No code holds that lock while it registers or looks up, and
+/// nothing dropped while it is held can run code that takes it (see `close()`).
 @usableFromInline
 package struct Registry: ~Copyable, Sendable {
     /// The published table, with the tag set while registrations are pending.
     @usableFromInline let published: Unsafe.AtomicReference<RegistrationTable>
-    private let state: Lock<State>
+    private let lock: Lock<ContainerState>
     /// Set once a registration made with `overridable: false` is added, and never cleared: until then a
     /// descendant's registration has nothing here it may not shadow, and need not look (a lookup per
     /// ancestor, which a request's container would pay for each value it registers).
@@ -39,7 +42,7 @@ package struct Registry: ~Copyable, Sendable {
     /// and its lookups take the lock as before.
     private let pendingKeyBits = Atomic<UInt>(0)
 
-    private struct State {
+    struct State {
         var table: RegistrationTable
         var pending = PendingRegistrations()
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
@@ -86,11 +89,11 @@ package struct Registry: ~Copyable, Sendable {
         var reclaimAt = Registry.barrierMinimum
     }
 
-    package init() {
-        // Every container starts with the shared empty table: making one builds no table.
-        let table = RegistrationTable.empty
-        published = Unsafe.AtomicReference(table)
-        state = Lock(State(table: table))
+    /// Makes the registry of the container whose state `lock` guards; its state starts with the shared empty
+    /// table (`ContainerState`), so making one builds no table.
+    init(lock: Lock<ContainerState>) {
+        published = Unsafe.AtomicReference(RegistrationTable.empty)
+        self.lock = lock
     }
 
     /// Runs `body` on the published table, without retaining it, and whether registrations are pending
@@ -251,8 +254,8 @@ package struct Registry: ~Copyable, Sendable {
     /// that were still pending were never in a table a lock-free reader could see: they go at once. The
     /// closed table is a shared one, so closing builds none.
     package func close() -> [Registration]? {
-        withState { state -> [Registration]? in
-            guard !state.table.isClosed else { return nil }
+        let (registrations, dropped) = withState { state -> ([Registration]?, PendingRegistrations) in
+            guard !state.table.isClosed else { return (nil, PendingRegistrations()) }
             // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
             // request's container usually has none, and then no array is built.
             var registrations: [Registration] = []
@@ -262,16 +265,21 @@ package struct Registry: ~Copyable, Sendable {
             state.pending.forEach { registration in
                 if registration.scope.hasLifetimeStrategy { registrations.append(registration) }
             }
-            // Dropped, not emptied in place: a closed container never registers again.
-            state.pending = PendingRegistrations()
+            // Taken out whole, and dropped once the lock is given up: the last reference to a registration may
+            // be in them, and with it the last reference to whatever its factory captured (a child container,
+            // whose `deinit` takes this container's lock). A closed container never registers again.
+            var dropped = PendingRegistrations()
+            swap(&dropped, &state.pending)
             state.pendingReplacesPublished = false
             state.lockedLookups = 0
             let closed = RegistrationTable.closed(
                 observesResolutions: state.table.observesResolutions, isTapped: state.taps > 0
             )
             install(closed, &state)
-            return registrations
+            return (registrations, dropped)
         }
+        _ = dropped
+        return registrations
     }
 
     package var isClosed: Bool { withTable { $0.isClosed } }
@@ -391,15 +399,17 @@ package struct Registry: ~Copyable, Sendable {
     private func withState<Result: Sendable, E: Error>(
         _ body: (inout State) throws(E) -> Result
     ) throws(E) -> Result {
-        let (result, freed, handedOver) = try state.withLock {
-            state throws(E) -> (Result, [RegistrationTable], [RegistrationTable]) in
-            let result = try body(&state)
-            guard !state.freed.isEmpty || !state.handedOver.isEmpty else { return (result, [], []) }
-            defer {
-                state.freed = []
-                state.handedOver = []
+        let (result, freed, handedOver) = try lock.withLock {
+            container throws(E) -> (Result, [RegistrationTable], [RegistrationTable]) in
+            let result = try body(&container.registry)
+            guard !container.registry.freed.isEmpty || !container.registry.handedOver.isEmpty else {
+                return (result, [], [])
             }
-            return (result, state.freed, state.handedOver)
+            defer {
+                container.registry.freed = []
+                container.registry.handedOver = []
+            }
+            return (result, container.registry.freed, container.registry.handedOver)
         }
         _ = freed
         if !handedOver.isEmpty { Self.handOver(handedOver) }
@@ -437,7 +447,7 @@ package struct Registry: ~Copyable, Sendable {
 
     /// How many replaced tables are kept for readers right now (for tests of bounded memory).
     package var retiredTableCount: Int {
-        state.withLock { state in state.retired.count + state.waiting.reduce(0) { $0 + $1.tables.count } }
+        withState { state in state.retired.count + state.waiting.reduce(0) { $0 + $1.tables.count } }
     }
 
     /// How many replaced tables of all containers wait in the process-wide batch (for tests).
