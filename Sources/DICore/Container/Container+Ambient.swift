@@ -74,6 +74,7 @@ extension Container {
 ///   - operation: The code that sees `container` as ``Container/current``.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws, with its type.
+@inlinable
 public func withContainer<Result, Failure: Error>(
     _ container: Container,
     operation: () throws(Failure) -> Result
@@ -105,6 +106,7 @@ public func withContainer<Result, Failure: Error>(
 ///   - operation: The code that sees `container` as ``Container/current``.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws, with its type.
+@inlinable
 public nonisolated(nonsending) func withContainer<Result, Failure: Error>(
     _ container: Container,
     operation: nonisolated(nonsending) () async throws(Failure) -> Result
