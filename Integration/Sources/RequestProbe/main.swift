@@ -14,6 +14,11 @@
 // error in checkout mode (the only mode that awaits an actor, the payment gateway): time it with `time`.
 //
 //   request-probe time add 20000 2     # wall clock: 20,000 requests on each of 2 tasks, ns per request
+//   PROBE_EVICT_KB=8192 request-probe time add 20000 1   # the same, with caches cold at every request
+//
+// `PROBE_EVICT_KB=N` writes N KB of other memory after every timed request, as the kernel and the HTTP stack
+// do between a server's requests, so that the next request finds its objects out of the caches. Eviction costs
+// every mode the same: `idle` (nothing but the eviction) measures it, to subtract.
 import DICore
 import DIPropertyWrappers
 import DIScopes
@@ -34,7 +39,7 @@ var arguments = CommandLine.arguments.dropFirst()
 // sharing the server container between threads costs. Noisy: compare builds in alternated runs.
 let timed = arguments.first == "time"
 if timed { arguments = arguments.dropFirst() }
-let modes = ["lifecycle", "products", "add", "health", "checkout", "hand-add"]
+let modes = ["lifecycle", "products", "add", "health", "checkout", "hand-add", "idle"]
 guard let mode = arguments.first, modes.contains(mode),
       let count = arguments.dropFirst().first.map({ Int($0) }) ?? 1000,
       let threads = arguments.dropFirst(2).first.map({ Int($0) }) ?? 1
@@ -69,6 +74,7 @@ let journal = try server.server!.resolve(UnitOfWorkJournal.self)
 }
 
 @Sendable func serve(_ index: Int) async throws {
+    if mode == "idle" { return }
     if mode == "hand-add" { return serveByHand(index) }
     let container = try middleware.makeContainer(for: request, id: "probe-\(index)")
     try await withContainer(container) {
@@ -91,12 +97,31 @@ let journal = try server.server!.resolve(UnitOfWorkJournal.self)
     await container.closeAsync()
 }
 
+/// Bytes of other memory written after every timed request (`PROBE_EVICT_KB`).
+let evictedBytes = (getenv("PROBE_EVICT_KB").flatMap { Int(String(cString: $0)) } ?? 0) * 1024
+
+/// Writes one byte of every 64 of `buffer`: every cache line of it.
+@Sendable func evict(_ buffer: UnsafeMutableRawBufferPointer) {
+    var offset = 0
+    while offset < buffer.count {
+        buffer.storeBytes(of: UInt8(truncatingIfNeeded: offset), toByteOffset: offset, as: UInt8.self)
+        offset += 64
+    }
+}
+
 if timed {
     for round in 1...3 {
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<threads {
-                group.addTask { for index in 0..<count { try await serve(task * count + index) } }
+                group.addTask {
+                    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: evictedBytes, alignment: 64)
+                    defer { buffer.deallocate() }
+                    for index in 0..<count {
+                        try await serve(task * count + index)
+                        if evictedBytes > 0 { evict(buffer) }
+                    }
+                }
             }
             try await group.waitForAll()
         }
