@@ -8,7 +8,8 @@ private let scanLimit = 16
 /// Closing a container asks of every instance it releases whether it is `Disposable` (and, in DIScopes,
 /// `AsyncDisposable`: one memo answers both, with how to dispose of it). A conditional cast of `Any` to a
 /// protocol asks the runtime every time, through its conformance cache: about a thousand instructions, ten
-/// times what a request's container spends on most of its other steps. The answer depends on the type alone, so it is asked once per type and then read here.
+/// times what a request's container spends on most of its other steps. The answer depends on the type alone,
+/// so it is asked once per type and then read here.
 ///
 /// ```swift
 /// static let disposables = ConformanceMemo(passing: { $0 is any Disposable })

@@ -167,7 +167,7 @@ public final class Container: Sendable {
         guard slot.retention == .strong else { return }
         let accepted = state.withLock { state in
             guard !state.held.isClosed else { return false }
-            state.held.append(HeldInstance(slot: slot, registration: registration))
+            state.held.instances.appendMakingRoomForAFew(HeldInstance(slot: slot, registration: registration))
             return true
         }
         guard accepted else {

@@ -21,13 +21,14 @@ struct ContainerState {
 struct HeldInstances {
     var instances: [HeldInstance] = []
     var isClosed = false
+}
 
-    /// How many entries the first append makes room for: a request's container holds a few instances, and
-    /// growing an array one step at a time from empty reallocates it at the second and third.
-    static let firstCapacity = 4
-
-    mutating func append(_ instance: HeldInstance) {
-        if instances.capacity == 0 { instances.reserveCapacity(Self.firstCapacity) }
-        instances.append(instance)
+extension Array {
+    /// Appends `element`, making room for four at the first append: a request's container holds a few
+    /// instances in a few slots, and an array grown one step at a time from empty reallocates at the second
+    /// and the third.
+    mutating func appendMakingRoomForAFew(_ element: Element) {
+        if capacity == 0 { reserveCapacity(4) }
+        append(element)
     }
 }

@@ -28,8 +28,7 @@ package struct SlotStore: Sendable {
         }
 
         mutating func append(_ registration: Registration, _ slot: InstanceSlot) {
-            if entries.capacity == 0 { entries.reserveCapacity(HeldInstances.firstCapacity) }
-            entries.append((registration, slot))
+            entries.appendMakingRoomForAFew((registration, slot))
             if index != nil {
                 index![ObjectIdentifier(registration)] = entries.count - 1
             } else if entries.count > Self.linearLimit {
