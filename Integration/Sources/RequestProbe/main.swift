@@ -64,8 +64,7 @@ let pricing = try server.server!.resolve(CartPricing.self)
 let journal = try server.server!.resolve(UnitOfWorkJournal.self)
 
 @Sendable func serveByHand(_ index: Int) {
-    let info = RequestInfo(id: "probe-\(index)", method: request.method.rawValue, path: request.uri.path)
-    let work = UnitOfWork(request: info, journal: journal)
+    let work = UnitOfWork(request: RequestInfo(request, id: "probe-\(index)"), journal: journal)
     let cart = SessionCart(
         session: UserSession(user: request.headers[ShopServer.userHeader] ?? "guest"), store: carts, pricing: pricing
     )

@@ -188,8 +188,7 @@ public struct ShopServer: Sendable {
         @Sendable func withUnitOfWork<T>(
             _ request: Request, _ context: BasicRequestContext, _ body: (UnitOfWork) async throws -> T
         ) async throws -> T {
-            let info = RequestInfo(id: context.id, method: request.method.rawValue, path: request.uri.path)
-            let work = UnitOfWork(request: info, journal: journal)
+            let work = UnitOfWork(request: RequestInfo(request, context: context), journal: journal)
             do {
                 let result = try await body(work)
                 work.dispose()
