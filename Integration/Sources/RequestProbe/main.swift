@@ -16,9 +16,10 @@
 //   request-probe time add 20000 2     # wall clock: 20,000 requests on each of 2 tasks, ns per request
 //   PROBE_EVICT_KB=8192 request-probe time add 20000 1   # the same, with caches cold at every request
 //
-// `PROBE_EVICT_KB=N` writes N KB of other memory after every timed request, as the kernel and the HTTP stack
-// do between a server's requests, so that the next request finds its objects out of the caches. Eviction costs
-// every mode the same: `idle` (nothing but the eviction) measures it, to subtract.
+// `PROBE_EVICT_KB=N` writes N KB of other memory after every request, as the kernel and the HTTP stack do
+// between a server's requests, so that the next request finds its objects out of the caches. Eviction costs
+// every mode the same: `idle` (nothing but the eviction) measures it, to subtract. Counted by a cache
+// simulator, it tells how many cache lines of code and data one request touches (`Integration/cold-lines.sh`).
 import DICore
 import DIPropertyWrappers
 import DIScopes
@@ -96,7 +97,7 @@ let journal = try server.server!.resolve(UnitOfWorkJournal.self)
     await container.closeAsync()
 }
 
-/// Bytes of other memory written after every timed request (`PROBE_EVICT_KB`).
+/// Bytes of other memory written after every request (`PROBE_EVICT_KB`).
 let evictedBytes = (getenv("PROBE_EVICT_KB").flatMap { Int(String(cString: $0)) } ?? 0) * 1024
 
 /// Writes one byte of every 64 of `buffer`: every cache line of it.
@@ -132,6 +133,11 @@ if timed {
 } else {
     // The first checkout connects the payment gateway, once for the process: done before the count.
     if mode == "checkout" { try await serve(-1) }
-    for index in 0..<count { try await serve(index) }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: evictedBytes, alignment: 64)
+    defer { buffer.deallocate() }
+    for index in 0..<count {
+        try await serve(index)
+        if evictedBytes > 0 { evict(buffer) }
+    }
 }
 server.shop?.close()
