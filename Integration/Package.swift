@@ -139,7 +139,7 @@ let serverTargets: [Target] = [
     .testTarget(
         name: "ShopServerTests",
         dependencies: [
-            "ShopServer", "ShopApp", "ShopCore",
+            "ShopServer", "ShopApp", "ShopCore", "Cart",
             .product(name: "DICore", package: "DIToolkit"),
             .product(name: "DIScopes", package: "DIToolkit"),
             .product(name: "DIDiagnostics", package: "DIToolkit"),

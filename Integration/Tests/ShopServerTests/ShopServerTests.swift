@@ -1,3 +1,4 @@
+import Cart
 import DICore
 import DIDiagnostics
 import DIScopes
@@ -105,6 +106,28 @@ import Testing
         // One unit per request, each disposed once: no two requests shared one.
         #expect(journal.disposalsByRequest.count == 4 * concurrent)
         #expect(journal.disposalsByRequest.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func requestsShareTheStatelessServicesAsTheHandWiredServerDoes() async throws {
+        let server = try await ShopServer.make(ShopServer.Options())
+        defer { server.shop?.close() }
+        let middleware = try #require(server.requestContainers)
+        let request = Request(
+            head: HTTPRequest(method: .post, scheme: "http", authority: "localhost", path: "/checkout"),
+            body: RequestBody(buffer: ByteBuffer())
+        )
+        let first = try middleware.makeContainer(for: request, id: "1")
+        let second = try middleware.makeContainer(for: request, id: "2")
+        // The cart feature keeps pricing rules per session and the checkout feature makes a checkout service
+        // per checkout; a request is a session here, so the server keeps one of each instead.
+        #expect(try first.resolve(CartPricing.self) === second.resolve(CartPricing.self))
+        let checkout = try #require(server.server).registrations.filter { $0.serviceType == (any CheckoutService).self }
+        #expect(checkout.map(\.scope) == [.singleton])
+        // Still one unit of work per request.
+        #expect(try first.resolve(UnitOfWork.self) !== second.resolve(UnitOfWork.self))
+        await first.closeAsync()
+        await second.closeAsync()
     }
 
     @Test(.timeLimit(.minutes(1)))
