@@ -4,8 +4,9 @@ import ShopCore
 /// The checkout feature's registrations, applied to its own child container (`checkout`).
 ///
 /// The gateway has an `async` factory (it opens a session with the payment provider) and is a singleton of
-/// `checkout`; the service is transient and `async` because it needs the gateway. The merchant account comes
-/// from the required `\.paymentConfiguration` key, which the app provides.
+/// `checkout`; the service is `async` because it needs the gateway, and transient unless the app asks for
+/// another lifetime (a server keeps one: it is stateless). The merchant account comes from the required
+/// `\.paymentConfiguration` key, which the app provides.
 ///
 /// ```swift
 /// let checkout = app.child(name: "checkout")
@@ -13,8 +14,16 @@ import ShopCore
 /// let service = try await checkout.resolveAsync((any CheckoutService).self)
 /// ```
 public struct CheckoutAssembly: Assembly {
+    /// The lifetime of the checkout service.
+    public let checkoutScope: Scope
+
     /// Makes the assembly.
-    public init() {}
+    ///
+    /// - Parameter checkoutScope: The lifetime of the checkout service: `.transient` (one per checkout) by
+    ///   default; `.singleton` to share one, as a server does.
+    public init(checkoutScope: Scope = .transient) {
+        self.checkoutScope = checkoutScope
+    }
 
     /// Registers the gateway and the checkout service.
     ///
@@ -29,7 +38,7 @@ public struct CheckoutAssembly: Assembly {
                 logger: try r.resolve((any ShopLogger).self)
             )
         }
-        try container.registerAsync((any CheckoutService).self) { r in
+        try container.registerAsync((any CheckoutService).self, scope: checkoutScope) { r in
             OrderCheckout(gateway: try await r.resolveAsync((any PaymentGateway).self))
         }
     }

@@ -1,5 +1,3 @@
-import Cart
-import Checkout
 import DICore
 import DIScopes
 import HTTPTypes
@@ -18,10 +16,6 @@ import ShopCore
 /// ``RequestInfo``) when a service first asks for it: the cart and checkout routes do, the product list and
 /// the health check never pay for it. (It replaces the guest that `CartAssembly` registers: applied after
 /// it, as `ShopServer` does.)
-///
-/// It also replaces two lifetimes the features chose for an app with long sessions: the cart's pricing rules
-/// (one per session, and a request is a session here) and the checkout service (one per checkout). Both are
-/// stateless, so the server keeps one of each, as a server wired by hand does.
 public struct ServerAssembly: Assembly {
     /// The journal every unit of work records in.
     public let journal: UnitOfWorkJournal
@@ -33,7 +27,7 @@ public struct ServerAssembly: Assembly {
         self.journal = journal
     }
 
-    /// Registers the journal, the unit of work, the user, and the shared pricing rules and checkout service.
+    /// Registers the journal, the unit of work and the user.
     ///
     /// - Parameter container: The server container; request containers are its children.
     /// - Throws: `RegistrationError` when a registration is refused.
@@ -43,12 +37,6 @@ public struct ServerAssembly: Assembly {
         try container.autoregister(UnitOfWork.self, scope: .matching("request"), initializer: UnitOfWork.init)
         try container.autoregister(UserSession.self, scope: .matching("request")) { (request: RequestInfo) in
             UserSession(user: request.headers[ShopServer.userHeader] ?? "guest")
-        }
-        // Stateless services the shop app makes more often (pricing rules per session, a checkout service per
-        // checkout): a server shares one of each, as a server wired by hand does.
-        try container.autoregister(CartPricing.self, scope: .singleton, initializer: CartPricing.init)
-        try container.registerAsync((any CheckoutService).self, scope: .singleton) { resolver in
-            OrderCheckout(gateway: try await resolver.resolveAsync((any PaymentGateway).self))
         }
     }
 }

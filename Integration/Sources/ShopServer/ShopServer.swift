@@ -123,7 +123,11 @@ public struct ShopServer: Sendable {
                 InMemoryOrderStore(capacity: 100)
             }
             let server = shop.app.child(name: "server")
-            let assemblies: [any Assembly] = [CatalogAssembly(), CartAssembly(), CheckoutAssembly()]
+            // The pricing rules and the checkout service are stateless: one of each for the server, as the
+            // hand-wired server keeps, instead of one per session (a request, here) and one per checkout.
+            let assemblies: [any Assembly] = [
+                CatalogAssembly(), CartAssembly(pricingScope: .singleton), CheckoutAssembly(checkoutScope: .singleton),
+            ]
             try server.apply(assemblies + [ServerAssembly(journal: options.journal)])
             try options.configure(server)
 
