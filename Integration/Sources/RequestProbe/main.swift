@@ -109,19 +109,22 @@ let evictedBytes = (getenv("PROBE_EVICT_KB").flatMap { Int(String(cString: $0)) 
     }
 }
 
+/// Serves `count` requests numbered from `first`, evicting after each when `PROBE_EVICT_KB` asks for it.
+@Sendable func serve(_ count: Int, from first: Int) async throws {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: evictedBytes, alignment: 64)
+    defer { buffer.deallocate() }
+    for index in first..<first + count {
+        try await serve(index)
+        if evictedBytes > 0 { evict(buffer) }
+    }
+}
+
 if timed {
     for round in 1...3 {
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<threads {
-                group.addTask {
-                    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: evictedBytes, alignment: 64)
-                    defer { buffer.deallocate() }
-                    for index in 0..<count {
-                        try await serve(task * count + index)
-                        if evictedBytes > 0 { evict(buffer) }
-                    }
-                }
+                group.addTask { try await serve(count, from: task * count) }
             }
             try await group.waitForAll()
         }
@@ -133,11 +136,6 @@ if timed {
 } else {
     // The first checkout connects the payment gateway, once for the process: done before the count.
     if mode == "checkout" { try await serve(-1) }
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: evictedBytes, alignment: 64)
-    defer { buffer.deallocate() }
-    for index in 0..<count {
-        try await serve(index)
-        if evictedBytes > 0 { evict(buffer) }
-    }
+    try await serve(count, from: 0)
 }
 server.shop?.close()
