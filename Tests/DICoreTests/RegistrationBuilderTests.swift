@@ -34,7 +34,7 @@ private struct RefusingLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        .build(dependencies: registeredIn)
+        .build(dependencies: Unsafe.Unowned(registeredIn))
     }
 }
 

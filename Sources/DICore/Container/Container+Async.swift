@@ -76,17 +76,21 @@ extension Container {
         let resolution = ResolutionScope.task(AsyncResolution.current)
         let token = resolution.buildToken
         switch try placement(of: registration, from: owner, resolution: resolution) {
+        // The placement's containers are unretained (see `LifetimePlacement`); those that an `async` build
+        // uses across its suspensions are retained for it.
         case .build(let dependencies):
-            return try await dependencies.buildAsync(registration, requested: requested, token: token)
+            return try await dependencies.object.buildAsync(registration, requested: requested, token: token)
         case .slot(let slot, let holder, let dependencies):
+            let builder = dependencies.object
             let (box, built) = try await slot.instance(of: registration, resolution: resolution) {
-                try await dependencies.buildAsync(registration, requested: requested, token: token)
+                try await builder.buildAsync(registration, requested: requested, token: token)
             }
-            if built { try holder.hold(slot, of: registration, requested: requested) }
+            if built { try holder.with { try $0.hold(slot, of: registration, requested: requested) } }
             return box
         case .provided(let provider, let dependencies):
+            let builder = dependencies.object
             return try await provider.instance(of: registration, resolution: resolution) {
-                try await dependencies.buildAsync(registration, requested: requested, token: token)
+                try await builder.buildAsync(registration, requested: requested, token: token)
             }
         }
     }

@@ -40,7 +40,9 @@ extension Container: Resolver {
                     if found.with({ $0.shortcut }) == .transient {
                         return try found.with { try buildTransient($0, as: Service.self) }
                     }
-                    return try resolve(found.object, from: current.object, as: Service.self)
+                    // Passed borrowed: `found.object` would retain the registration and the container.
+                    let owner = current
+                    return try found.with { try resolve($0, from: owner, as: Service.self) }
                 }
                 if hasPending {
                     // Registrations not yet folded into the table (a request's container holds its own few
@@ -48,7 +50,7 @@ extension Container: Resolver {
                     switch current.with({ $0.pendingStep(for: ObjectIdentifier(Service.self), name: name) }) {
                     case .some(.some(let registration)):
                         // A value (a request's own) is published already: read as the table's are.
-                        return try resolveFound(registration, in: current.object, as: Service.self)
+                        return try current.with { try resolveFound(registration, in: $0, as: Service.self) }
                     case .some(.none):
                         break walk
                     case .none:
@@ -63,6 +65,15 @@ extension Container: Resolver {
         // One call for every way off the fast path: the key is then written to memory (where the call takes
         // it) only on the way out, not ahead of the walk.
         return try resolveLookingEverywhere(key, as: Service.self)
+    }
+
+    /// Resolves a registration the fast path found in `owner`'s table, both borrowed. Never inlined: where the
+    /// two borrows nest in one function the optimiser retains both.
+    @usableFromInline @inline(never)
+    func resolve<Service>(_ registration: Registration, from owner: Unsafe.Unowned<Container>, as type: Service.Type)
+        throws -> Service
+    {
+        try owner.with { try resolve(registration, from: $0, as: type) }
     }
 
     /// The pending registration for `type` under `name` in this container, `.some(nil)` when the lookup cannot

@@ -92,16 +92,16 @@ extension Container {
         let resolution = ResolutionScope.currentThread
         switch try placement(of: registration, from: owner, resolution: resolution) {
         case .build(let dependencies):
-            return try dependencies.build(registration, dependencies: dependencies, requested: requested)
+            return try dependencies.with { try $0.build(registration, dependencies: $0, requested: requested) }
         case .slot(let slot, let holder, let dependencies):
             let (box, built) = try slot.instance(of: registration, resolution: resolution) {
-                try dependencies.build(registration, dependencies: dependencies, requested: requested)
+                try dependencies.with { try $0.build(registration, dependencies: $0, requested: requested) }
             }
-            if built { try holder.hold(slot, of: registration, requested: requested) }
+            if built { try holder.with { try $0.hold(slot, of: registration, requested: requested) } }
             return box
         case .provided(let provider, let dependencies):
             return try provider.instance(of: registration, resolution: resolution) {
-                try dependencies.build(registration, dependencies: dependencies, requested: requested)
+                try dependencies.with { try $0.build(registration, dependencies: $0, requested: requested) }
             }
         }
     }
@@ -162,14 +162,15 @@ extension Container {
     {
         switch registration.scope.kind {
         case .transient:
-            return .build(dependencies: self)
+            return .build(dependencies: Unsafe.Unowned(self))
         case .singleton:
-            guard let slot = registration.singleton else { return .build(dependencies: owner) }
+            let unowned = Unsafe.Unowned(owner)
+            guard let slot = registration.singleton else { return .build(dependencies: unowned) }
             // A registration's own slot is its registering container's instance; a test container keeps its own.
             if owner.testing != nil {
-                return .slot(owner.testSlot(for: registration), holder: owner, dependencies: owner)
+                return .slot(owner.testSlot(for: registration), holder: unowned, dependencies: unowned)
             }
-            return .slot(slot, holder: owner, dependencies: owner)
+            return .slot(slot, holder: unowned, dependencies: unowned)
         case .lifetime(let lifetime):
             return try lifetime.placement(
                 for: registration, registeredIn: owner, requestedFrom: self, resolution: resolution

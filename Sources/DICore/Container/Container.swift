@@ -32,9 +32,10 @@ public final class Container: Sendable {
     @usableFromInline package let registry: Registry
     /// Its registrations' state, children, the instances it holds, its lifetimes' slots and its behaviours,
     /// under one lock.
-    private let state: Lock<ContainerState>
+    /// Under this lock only through `Registry`, `SlotStore`, `BehaviorStore` and the methods below.
+    let state: Lock<ContainerState>
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
-    package var slots: SlotStore { SlotStore(state: state, owner: Unsafe.Unowned(self)) }
+    package var slots: SlotStore { SlotStore(owner: Unsafe.Unowned(self)) }
     /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
     package var behaviors: BehaviorStore { BehaviorStore(state: state) }
 

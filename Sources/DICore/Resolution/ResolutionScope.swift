@@ -3,7 +3,9 @@
 @usableFromInline
 package struct ResolutionScope {
     enum Storage {
-        case thread(ResolutionStack)
+        /// The thread's stack, unretained: the thread key holds it for the thread's life, and a scope lives
+        /// only for the resolve that made it, on that thread.
+        case thread(Unsafe.Unowned<ResolutionStack>)
         case task(AsyncResolution?)
     }
 
@@ -14,8 +16,8 @@ package struct ResolutionScope {
     let buildToken: Int
 
     static var currentThread: ResolutionScope {
-        let stack = ResolutionStack.current
-        return ResolutionScope(storage: .thread(stack), buildToken: stack.token)
+        let stack = ResolutionStack.currentUnretained
+        return ResolutionScope(storage: .thread(stack), buildToken: stack.with(\.token))
     }
 
     /// The scope of an `async` request made inside `node` (`nil` at the top level).
@@ -26,7 +28,8 @@ package struct ResolutionScope {
     /// The slot holding this top-level resolve's `.graph` instance of `registration`.
     package func graphSlot(for registration: Registration) -> InstanceSlot {
         switch storage {
-        case .thread(let stack):
+        case .thread(let unowned):
+            let stack = unowned.object
             if let outer = stack.enclosingAsync {
                 return outer.graph.slot(for: registration)
             }
@@ -44,7 +47,7 @@ package struct ResolutionScope {
     /// The tokens of every build this request is nested in, innermost first: what it must never wait for.
     var chain: [Int] {
         switch storage {
-        case .thread(let stack): [stack.token] + (stack.enclosingAsync?.tokens ?? [])
+        case .thread(let stack): stack.with { [$0.token] + ($0.enclosingAsync?.tokens ?? []) }
         case .task(let node): node?.tokens ?? []
         }
     }
@@ -52,7 +55,7 @@ package struct ResolutionScope {
     /// The active path from the top-level request, for errors raised while placing an instance.
     package var path: [PathElement] {
         switch storage {
-        case .thread(let stack): stack.path
+        case .thread(let stack): stack.with(\.path)
         case .task(let node): node?.path ?? []
         }
     }

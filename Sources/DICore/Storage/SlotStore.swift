@@ -6,9 +6,15 @@ import Synchronization
 /// An entry keeps its registration alive, so that its `ObjectIdentifier` cannot be reused by a later
 /// registration while the slot exists.
 package struct SlotStore: Sendable {
-    let state: Lock<ContainerState>
-    /// The container whose state this is, which the strong slots it makes name for their lock.
+    /// The container whose state this is, which the strong slots it makes name for their lock. Unretained:
+    /// a slot store is a view made for one call on a container (`container.slots.slot(for:)`), which the
+    /// caller keeps alive.
     let owner: Unsafe.Unowned<Container>
+
+    /// Runs `body` on the slots under the owner's lock.
+    private func withSlots<Result>(_ body: (inout Slots) -> Result) -> Result {
+        owner.with { container in container.state.withLock { body(&$0.slots) } }
+    }
 
     /// The entries in the order they were made, and, past a few, an index of them by registration.
     ///
@@ -57,10 +63,10 @@ package struct SlotStore: Sendable {
 
     /// The slot of `registration` in this container, made by `make` the first time.
     package func slot(for registration: Registration, make: () -> InstanceSlot) -> InstanceSlot {
-        state.withLock { state in
-            if let position = state.slots.position(of: registration) { return state.slots.entries[position].slot }
+        withSlots { slots in
+            if let position = slots.position(of: registration) { return slots.entries[position].slot }
             let slot = make()
-            state.slots.append(registration, slot)
+            slots.append(registration, slot)
             return slot
         }
     }
@@ -70,14 +76,12 @@ package struct SlotStore: Sendable {
     package func remove(_ registration: Registration) -> InstanceSlot? {
         // The removed entry is dropped after the lock: the last reference to anything it keeps may be
         // released there, and a child container's `deinit` takes this container's lock.
-        let removed = state.withLock { state in
-            state.slots.position(of: registration).map { state.slots.remove(at: $0) }
-        }
+        let removed = withSlots { slots in slots.position(of: registration).map { slots.remove(at: $0) } }
         return removed?.slot
     }
 
     /// Every slot with its registration, oldest first.
     package var all: [(registration: Registration, slot: InstanceSlot)] {
-        state.withLock { $0.slots.entries }
+        withSlots { $0.entries }
     }
 }

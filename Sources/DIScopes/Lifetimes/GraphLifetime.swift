@@ -12,6 +12,6 @@ struct GraphLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        .provided(by: GraphProvider(slot: resolution.graphSlot(for: registration)), dependencies: requestedFrom)
+        .provided(by: GraphProvider(slot: resolution.graphSlot(for: registration)), dependencies: Unsafe.Unowned(requestedFrom))
     }
 }

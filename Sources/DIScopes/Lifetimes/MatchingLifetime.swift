@@ -13,19 +13,19 @@ struct MatchingLifetime: LifetimeStrategy {
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
         // The walks count no references: the ancestors are shared by every request's container.
-        guard let tagged = requestedFrom.nearest({ $0.isTagged(tag) })?.object else {
+        guard let tagged = requestedFrom.nearest({ $0.isTagged(tag) }) else {
             throw ScopeErrors.noTaggedContainer(
                 tag, registration, registeredIn: registeredIn, requestedFrom: requestedFrom, path: resolution.path
             )
         }
         // The tagged container builds the instance with its own resolver, so it must see the registration.
-        guard tagged.sees(registeredIn) else {
+        guard tagged.with({ $0.sees(registeredIn) }) else {
             throw ScopeErrors.taggedAboveRegistration(
-                tag, registration, tagged: tagged, registeredIn: registeredIn, requestedFrom: requestedFrom,
+                tag, registration, tagged: tagged.object, registeredIn: registeredIn, requestedFrom: requestedFrom,
                 path: resolution.path
             )
         }
-        let slot = tagged.slots.slot(for: registration)
+        let slot = tagged.with { $0.slots.slot(for: registration) }
         return .slot(slot, holder: tagged, dependencies: tagged)
     }
 }

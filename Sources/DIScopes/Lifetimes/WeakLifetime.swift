@@ -22,6 +22,6 @@ struct WeakLifetime: LifetimeStrategy {
         let slot = registeredIn.slots.slot(for: registration) {
             InstanceSlot(retention: .weak, lockFreeReads: false)
         }
-        return .provided(by: WeakProvider(slot: slot, container: registeredIn), dependencies: registeredIn)
+        return .provided(by: WeakProvider(slot: slot, container: registeredIn), dependencies: Unsafe.Unowned(registeredIn))
     }
 }
