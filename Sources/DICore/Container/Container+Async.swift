@@ -80,12 +80,12 @@ extension Container {
         // uses across its suspensions are retained for it.
         case .build(let dependencies):
             return try await dependencies.object.buildAsync(registration, requested: requested, token: token)
-        case .slot(let slot, let holder, let dependencies):
-            let builder = dependencies.object
+        case .slot(let slot, let container):
+            let builder = container.object
             let (box, built) = try await slot.instance(of: registration, resolution: resolution) {
                 try await builder.buildAsync(registration, requested: requested, token: token)
             }
-            if built { try holder.with { try $0.hold(slot, of: registration, requested: requested) } }
+            if built { try builder.hold(slot, of: registration, requested: requested) }
             return box
         case .provided(let provider, let dependencies):
             let builder = dependencies.object

@@ -93,11 +93,11 @@ extension Container {
         switch try placement(of: registration, from: owner, resolution: resolution) {
         case .build(let dependencies):
             return try dependencies.with { try $0.build(registration, dependencies: $0, requested: requested) }
-        case .slot(let slot, let holder, let dependencies):
+        case .slot(let slot, let container):
             let (box, built) = try slot.instance(of: registration, resolution: resolution) {
-                try dependencies.with { try $0.build(registration, dependencies: $0, requested: requested) }
+                try container.with { try $0.build(registration, dependencies: $0, requested: requested) }
             }
-            if built { try holder.with { try $0.hold(slot, of: registration, requested: requested) } }
+            if built { try container.with { try $0.hold(slot, of: registration, requested: requested) } }
             return box
         case .provided(let provider, let dependencies):
             return try provider.instance(of: registration, resolution: resolution) {
@@ -168,9 +168,9 @@ extension Container {
             guard let slot = registration.singleton else { return .build(dependencies: unowned) }
             // A registration's own slot is its registering container's instance; a test container keeps its own.
             if owner.testing != nil {
-                return .slot(owner.testSlot(for: registration), holder: unowned, dependencies: unowned)
+                return .slot(owner.testSlot(for: registration), in: unowned)
             }
-            return .slot(slot, holder: unowned, dependencies: unowned)
+            return .slot(slot, in: unowned)
         case .lifetime(let lifetime):
             return try lifetime.placement(
                 for: registration, registeredIn: owner, requestedFrom: self, resolution: resolution

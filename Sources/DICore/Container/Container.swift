@@ -31,8 +31,7 @@ public final class Container: Sendable {
 
     @usableFromInline package let registry: Registry
     /// Its registrations' state, children, the instances it holds, its lifetimes' slots and its behaviours,
-    /// under one lock.
-    /// Under this lock only through `Registry`, `SlotStore`, `BehaviorStore` and the methods below.
+    /// under one lock; taken only by `Registry`, `SlotStore`, `BehaviorStore` and the methods below.
     let state: Lock<ContainerState>
     /// Instance slots of lifetimes that keep one instance per container (for `DIScopes`).
     package var slots: SlotStore { SlotStore(owner: Unsafe.Unowned(self)) }

@@ -14,6 +14,6 @@ struct CachedLifetime: LifetimeStrategy {
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
         let slot = registeredIn.slots.slot(for: registration)
-        return .slot(slot, holder: Unsafe.Unowned(registeredIn), dependencies: Unsafe.Unowned(registeredIn))
+        return .slot(slot, in: Unsafe.Unowned(registeredIn))
     }
 }

@@ -30,9 +30,11 @@ final class CustomLifetime: LifetimeStrategy {
         // would be handed the base's instance: it keeps its own in a slot instead, and never touches the storage.
         if registeredIn.testing != nil, registeredIn.registry.registration(for: registration.key) !== registration {
             let slot = registeredIn.slots.slot(for: registration)
-            return .slot(slot, holder: Unsafe.Unowned(registeredIn), dependencies: Unsafe.Unowned(registeredIn))
+            return .slot(slot, in: Unsafe.Unowned(registeredIn))
         }
-        return .provided(by: CustomProvider(lifetime: self, container: registeredIn), dependencies: Unsafe.Unowned(registeredIn))
+        return .provided(
+            by: CustomProvider(lifetime: self, container: registeredIn), dependencies: Unsafe.Unowned(registeredIn)
+        )
     }
 
     func release(_ registration: Registration, in container: Container) -> [Any] {

@@ -12,6 +12,9 @@ struct GraphLifetime: LifetimeStrategy {
         requestedFrom: Container,
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
-        .provided(by: GraphProvider(slot: resolution.graphSlot(for: registration)), dependencies: Unsafe.Unowned(requestedFrom))
+        .provided(
+            by: GraphProvider(slot: resolution.graphSlot(for: registration)),
+            dependencies: Unsafe.Unowned(requestedFrom)
+        )
     }
 }

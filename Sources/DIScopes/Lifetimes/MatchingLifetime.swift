@@ -26,6 +26,6 @@ struct MatchingLifetime: LifetimeStrategy {
             )
         }
         let slot = tagged.with { $0.slots.slot(for: registration) }
-        return .slot(slot, holder: tagged, dependencies: tagged)
+        return .slot(slot, in: tagged)
     }
 }

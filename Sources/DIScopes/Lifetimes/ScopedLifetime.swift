@@ -11,6 +11,6 @@ struct ScopedLifetime: LifetimeStrategy {
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
         let slot = requestedFrom.slots.slot(for: registration)
-        return .slot(slot, holder: Unsafe.Unowned(requestedFrom), dependencies: Unsafe.Unowned(requestedFrom))
+        return .slot(slot, in: Unsafe.Unowned(requestedFrom))
     }
 }

@@ -22,6 +22,8 @@ struct WeakLifetime: LifetimeStrategy {
         let slot = registeredIn.slots.slot(for: registration) {
             InstanceSlot(retention: .weak, lockFreeReads: false)
         }
-        return .provided(by: WeakProvider(slot: slot, container: registeredIn), dependencies: Unsafe.Unowned(registeredIn))
+        return .provided(
+            by: WeakProvider(slot: slot, container: registeredIn), dependencies: Unsafe.Unowned(registeredIn)
+        )
     }
 }
