@@ -150,6 +150,32 @@ import Testing
         #expect(throws: RegistrationError.self) { try child.register(Int.self) { _ in 1 } }
     }
 
+    /// Containers share the empty and the closed tables without writing to them: a server makes and closes a
+    /// container per request on every core, and a reference count on a table they all share would bounce
+    /// its cache line between the cores. A hundred containers, with values pending, with published tables,
+    /// closed or not, add nothing to the shared tables' counts. (Other tests' threads run meanwhile; what
+    /// they might retain for a moment is far below the hundred a retaining container would add to one.)
+    @Test func containersKeepNoReferenceCountOnTheSharedTables() throws {
+        func counts() -> [UInt] { RegistrationTable.shared.map { _getRetainCount($0) } }
+        let before = counts()
+        let app = Container(name: "app")
+        var containers: [Container] = []
+        for index in 0..<100 {
+            let child = app.child(name: "request", tags: ["request"])
+            if index % 2 == 0 { try child.register(Int.self, value: index) }
+            if index % 4 == 0 { _ = try child.registry.all }  // publishes the pending value
+            if index % 3 == 0 { child.close() }
+            containers.append(child)
+        }
+        let root = Container(name: "closed root")
+        root.close()
+        containers.append(root)
+        for (before, after) in zip(before, counts()) {
+            #expect(after < before + 50, "\(containers.count) containers retained a shared table")
+        }
+        #expect(containers.filter(\.isClosed).count == 35)
+    }
+
     /// A long-lived container with a few registrations, resolved from again and again, folds them into a
     /// table once: its resolves then read the table without a lock, like every other container's. (A
     /// request's container, resolved from a few times, never gets there.) Also with a large published table

@@ -8,7 +8,7 @@
 /// a registration's factory may have captured a child).
 struct ContainerState {
     /// The registry's tables and pending registrations; read and changed through `Registry` only.
-    var registry = Registry.State(table: RegistrationTable.empty)
+    var registry = Registry.State()
     /// The children that are alive, unretained: a child takes itself out of the list in its `deinit`. Read
     /// them through `Container.children`.
     var children: [Unsafe.Unowned<Container>] = []

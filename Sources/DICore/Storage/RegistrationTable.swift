@@ -30,8 +30,8 @@ package final class RegistrationTable: Sendable {
     /// slow path.
     @usableFromInline package let needsSlowPath: Bool
 
-    /// Set on the tables every container shares (`empty`, `closed`): they live for the process and are never
-    /// retired.
+    /// Set on the tables every container shares (`empty`, `closed`): they live for the process, so a registry
+    /// publishes them without a retain and never retires them.
     let isShared: Bool
 
     package var count: Int { registrations.count }
@@ -45,6 +45,9 @@ package final class RegistrationTable: Sendable {
             RegistrationTable([], isClosed: true, observesResolutions: observes, isTapped: tapped, isShared: true)
         }
     }
+
+    /// Every shared table (for tests).
+    package static var shared: [RegistrationTable] { [empty] + closedTables }
 
     /// The shared empty closed table with these flags.
     static func closed(observesResolutions: Bool, isTapped: Bool) -> RegistrationTable {

@@ -43,7 +43,6 @@ package struct Registry: ~Copyable, Sendable {
     private let pendingKeyBits = Atomic<UInt>(0)
 
     struct State {
-        var table: RegistrationTable
         var pending = PendingRegistrations()
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
         var pendingReplacesPublished = false
@@ -89,10 +88,10 @@ package struct Registry: ~Copyable, Sendable {
         var reclaimAt = Registry.barrierMinimum
     }
 
-    /// Makes the registry of the container whose state `lock` guards; its state starts with the shared empty
-    /// table (`ContainerState`), so making one builds no table.
+    /// Makes the registry of the container whose state `lock` guards. It starts with the shared empty table,
+    /// so making one builds no table (and, the table being permanent, writes nothing to it).
     init(lock: Lock<ContainerState>) {
-        published = Unsafe.AtomicReference(RegistrationTable.empty)
+        published = Unsafe.AtomicReference(permanent: RegistrationTable.empty)
         self.lock = lock
     }
 
@@ -123,10 +122,22 @@ package struct Registry: ~Copyable, Sendable {
         withTable { table, _ in body(table) }
     }
 
-    /// Points readers at `table`. The table it replaces stays alive in `State.retired` (or as `State.table`)
-    /// until no read section can see it.
-    private func storePublished(_ table: RegistrationTable, pending: Bool) {
-        published.exchange(table, tag: pending)
+    /// The live table: the published one, which the published reference keeps (no retain: the shared tables
+    /// live for the process, and a request's container would otherwise retain the empty one every core
+    /// shares). Valid while the lock is held: only a writer holding it replaces the table.
+    private var table: Unsafe.Unowned<RegistrationTable> { published.loadTagged().object }
+
+    /// The live table's registration for `key`, retained (the lock held).
+    private func liveRegistration(for key: RegistrationKey) -> Registration? {
+        table.with { $0.registration(for: key) }
+    }
+
+    /// How many registrations the live table holds (the lock held).
+    private var liveCount: Int { table.with { $0.count } }
+
+    /// Tells readers whether registrations are pending beside the live table.
+    private func publishPending(_ pending: Bool) {
+        published.setTag(pending)
     }
 
     /// Whether a registration made with `overridable: false` may be here (it was added at some point).
@@ -148,8 +159,8 @@ package struct Registry: ~Copyable, Sendable {
         guard pendingKeyBits.load(ordering: .relaxed) & bits == bits else { return nil }
         return withState { state -> Registration? in
             // A publish may have folded the pending registrations into a newer table since the load above.
-            guard !state.pending.isEmpty else { return state.table.registration(for: key) }
-            let found = state.pending[key] ?? state.table.registration(for: key)
+            guard !state.pending.isEmpty else { return liveRegistration(for: key) }
+            let found = state.pending[key] ?? liveRegistration(for: key)
             state.lockedLookups += 1
             // Publishing builds a table and retires the old one, so it waits until that is paid for: a few
             // lookups took the lock (many more while no more are pending than a scan reads at a glance: a
@@ -161,7 +172,7 @@ package struct Registry: ~Copyable, Sendable {
             let lookups = state.pending.count > PendingRegistrations.linearLimit
                 ? Self.lockedLookupsBeforePublishing : Self.lockedLookupsBeforePublishingFew
             if state.lockedLookups >= lookups,
-                state.pending.count * 4 >= state.table.count || state.lockedLookups * 16 >= state.table.count
+                state.pending.count * 4 >= liveCount || state.lockedLookups * 16 >= liveCount
             {
                 publish(&state)
             }
@@ -176,9 +187,9 @@ package struct Registry: ~Copyable, Sendable {
         check: (Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> Registration? {
         return try withState { state throws(RegistrationError) -> Registration? in
-            if state.table.isClosed { throw RegistrationError.closed(registration) }
+            if table.with({ $0.isClosed }) { throw RegistrationError.closed(registration) }
             let key = registration.key
-            let inTable = state.table.registration(for: key)
+            let inTable = liveRegistration(for: key)
             let existing = state.pending[key] ?? inTable
             try check(existing)
             if !registration.overridable { holdsFinal.store(true, ordering: .releasing) }
@@ -188,7 +199,7 @@ package struct Registry: ~Copyable, Sendable {
                 state.pendingReplacesPublished = true
                 publish(&state)
             } else {
-                storePublished(state.table, pending: true)
+                publishPending(true)
             }
             return existing
         }
@@ -201,19 +212,19 @@ package struct Registry: ~Copyable, Sendable {
         check: (Registration, Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> [Registration] {
         return try withState { state throws(RegistrationError) -> [Registration] in
-            if let first = registrations.first, state.table.isClosed { throw RegistrationError.closed(first) }
+            if let first = registrations.first, table.with({ $0.isClosed }) { throw RegistrationError.closed(first) }
             var staged: [RegistrationKey: Registration] = [:]
             for registration in registrations {
                 let key = registration.key
-                try check(registration, staged[key] ?? state.pending[key] ?? state.table.registration(for: key))
+                try check(registration, staged[key] ?? state.pending[key] ?? liveRegistration(for: key))
                 staged[key] = registration
             }
             var replaced: [Registration] = []
             var mustPublish = false
             for registration in registrations {
                 let key = registration.key
-                if let old = state.pending[key] ?? state.table.registration(for: key) { replaced.append(old) }
-                if state.table.registration(for: key) != nil {
+                if let old = state.pending[key] ?? liveRegistration(for: key) { replaced.append(old) }
+                if liveRegistration(for: key) != nil {
                     mustPublish = true
                     state.pendingReplacesPublished = true
                 }
@@ -224,7 +235,7 @@ package struct Registry: ~Copyable, Sendable {
             if mustPublish {
                 publish(&state)
             } else {
-                storePublished(state.table, pending: !state.pending.isEmpty)
+                publishPending(!state.pending.isEmpty)
             }
             return replaced
         }
@@ -241,7 +252,7 @@ package struct Registry: ~Copyable, Sendable {
         }
         return withState { state in
             if !state.pending.isEmpty { publish(&state) }
-            return state.table.registrations
+            return table.with { $0.registrations }
         }
     }
 
@@ -255,12 +266,15 @@ package struct Registry: ~Copyable, Sendable {
     /// closed table is a shared one, so closing builds none.
     package func close() -> [Registration]? {
         let (registrations, dropped) = withState { state -> ([Registration]?, PendingRegistrations) in
-            guard !state.table.isClosed else { return (nil, PendingRegistrations()) }
+            let table = table
+            guard !table.with({ $0.isClosed }) else { return (nil, PendingRegistrations()) }
             // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
             // request's container usually has none, and then no array is built.
             var registrations: [Registration] = []
-            for registration in state.table.registrations where registration.scope.hasLifetimeStrategy {
-                registrations.append(registration)
+            table.with { table in
+                for registration in table.registrations where registration.scope.hasLifetimeStrategy {
+                    registrations.append(registration)
+                }
             }
             state.pending.forEach { registration in
                 if registration.scope.hasLifetimeStrategy { registrations.append(registration) }
@@ -273,7 +287,7 @@ package struct Registry: ~Copyable, Sendable {
             state.pendingReplacesPublished = false
             state.lockedLookups = 0
             let closed = RegistrationTable.closed(
-                observesResolutions: state.table.observesResolutions, isTapped: state.taps > 0
+                observesResolutions: table.with { $0.observesResolutions }, isTapped: state.taps > 0
             )
             install(closed, &state)
             return (registrations, dropped)
@@ -287,7 +301,7 @@ package struct Registry: ~Copyable, Sendable {
     /// Publishes a table that sends resolves to the slow path, which reports them to resolution behaviours.
     package func observeResolutions() {
         withState { state in
-            guard !state.table.observesResolutions else { return }
+            guard !table.with({ $0.observesResolutions }) else { return }
             publish(&state, observing: true)
         }
     }
@@ -313,15 +327,17 @@ package struct Registry: ~Copyable, Sendable {
     package var hasPending: Bool { withTable { _, hasPending in hasPending } }
 
     private func publish(_ state: inout State, observing: Bool = false) {
-        var merged = state.table.registrations
+        var (merged, isClosed, observesResolutions) = table.with {
+            ($0.registrations, $0.isClosed, $0.observesResolutions)
+        }
         if !state.pending.isEmpty {
             if state.pendingReplacesPublished { merged.removeAll { state.pending[$0.key] != nil } }
             merged += state.pending.inOrder
         }
         let table = RegistrationTable(
             merged,
-            isClosed: state.table.isClosed,
-            observesResolutions: observing || state.table.observesResolutions,
+            isClosed: isClosed,
+            observesResolutions: observing || observesResolutions,
             isTapped: state.taps > 0
         )
         state.pending.removeAll()
@@ -343,12 +359,12 @@ package struct Registry: ~Copyable, Sendable {
         }
     }
 
-    /// Makes `table` the live and published table (nothing pending), and retires the one it replaces.
+    /// Makes `table` the live and published table (nothing pending), and retires the one it replaces. The
+    /// shared tables (`RegistrationTable.isShared`) are published as permanent, without a retain, and so are
+    /// never handed back to be retired.
     private func install(_ table: RegistrationTable, _ state: inout State) {
-        let old = state.table
-        state.table = table
-        storePublished(table, pending: false)
-        retire(old, &state)
+        let old = table.isShared ? published.exchange(permanent: table) : published.exchange(table)
+        if let old { retire(old, &state) }
     }
 
     /// Keeps `table`, just replaced, until no reader can see it; once the replaced tables hold as many
@@ -360,8 +376,6 @@ package struct Registry: ~Copyable, Sendable {
     /// `barrierMinimum` registrations are handed to a process-wide batch, freed together with those of other
     /// containers.
     private func retire(_ table: RegistrationTable, _ state: inout State) {
-        // The shared empty and closed tables live for the process.
-        guard !table.isShared else { return }
         state.retired.append(table)
         state.retiredRegistrations += table.count
         // Tables that held no registrations free nothing worth a barrier: they wait for the next
@@ -391,7 +405,7 @@ package struct Registry: ~Copyable, Sendable {
         }
         // A reader that stays inside a factory keeps what it sees; meanwhile, wait until the retired tables
         // hold twice what they hold now (and at least the live table) before the next barrier.
-        state.reclaimAt = state.waiting.isEmpty ? 0 : max(state.table.count, state.retiredRegistrations * 2)
+        state.reclaimAt = state.waiting.isEmpty ? 0 : max(liveCount, state.retiredRegistrations * 2)
     }
 
     /// Runs `body` under the lock; then, with the lock given up, releases the tables freed meanwhile and

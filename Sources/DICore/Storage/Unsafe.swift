@@ -24,7 +24,9 @@ import Synchronization
 ///   A weak list would do the same work with a side table per child, which slows every later retain and
 ///   release of that child.
 /// - **Atomic references** (`AtomicReference`) own one retain of the object they point to, taken when it is
-///   stored and given back when it is replaced or the reference is destroyed. A reader that loads one without
+///   stored and given back when it is replaced or the reference is destroyed — except an object stored as
+///   permanent, which the reference neither retains nor releases: only objects a `static let` keeps for the
+///   life of the process (the shared empty and closed registration tables). A reader that loads one without
 ///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
 ///   replaced for the life of its slot (nor, once a registration republishes it, for the registration's
 ///   life); a replaced registration table is retired, not freed, until no read
@@ -119,16 +121,30 @@ package enum Unsafe {
 
     /// An atomic pointer that owns one retain of its object, with one spare bit a writer may set beside it.
     ///
-    /// The pointer is kept as a word so that the tag bit (the lowest: objects are at least 2-aligned) travels
-    /// in the same atomic load as the address; it is the one place an object is an integer. The compiler
-    /// checks `Sendable` against that word only: what it points to is covered by the argument above.
+    /// The pointer is kept as a word so that the tag bit (bit 0) travels in the same atomic load as the
+    /// address; it is the one place an object is an integer. Bit 1 marks an object stored as permanent, which
+    /// the reference does not own: objects are at least pointer-aligned, so both bits are free. A permanent
+    /// object is one that every container shares (the empty registration table): retaining it for each of
+    /// them would make every core that makes and closes containers write to that object's reference count,
+    /// one cache line bounced between all of them. The compiler checks `Sendable` against the word only:
+    /// what it points to is covered by the argument above.
     @usableFromInline
     package struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
-        /// The object's address, retained, with the tag in bit 0; `0` when empty.
+        /// The object's address, retained unless bit 1 is set, with the tag in bit 0; `0` when empty.
         @usableFromInline let word: Atomic<UInt>
+
+        /// Masks the tag and the permanent bit off a word.
+        @usableFromInline static var addressMask: UInt { ~3 }
+        private static var permanentBit: UInt { 2 }
 
         package init(_ object: Object? = nil, tag: Bool = false) {
             word = Atomic(Self.retainedWord(object, tag: tag))
+        }
+
+        /// A reference to `object`, which a `static let` keeps for the life of the process: stored without a
+        /// retain (see `exchange(permanent:tag:)`).
+        package init(permanent object: Object) {
+            word = Atomic(Self.permanentWord(object, tag: false))
         }
 
         deinit {
@@ -139,7 +155,8 @@ package enum Unsafe {
         /// references never stored with a tag (use `loadTagged()` for the others).
         @inlinable @inline(__always)
         package func load() -> Unowned<Object>? {
-            guard let address = UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring)) else { return nil }
+            guard let address = UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring) & Self.addressMask)
+            else { return nil }
             return Unowned(Unmanaged.fromOpaque(address))
         }
 
@@ -148,19 +165,31 @@ package enum Unsafe {
         package func loadTagged() -> (object: Unowned<Object>, tag: Bool) {
             let word = word.load(ordering: .acquiring)
             return (
-                Unowned(Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1).unsafelyUnwrapped)),
+                Unowned(Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word & Self.addressMask).unsafelyUnwrapped)),
                 word & 1 != 0
             )
         }
 
         /// Stores `object` (retained) with `tag`, and returns the object it replaces, whose retain passes to
-        /// the caller: dropping the result releases it, keeping it (a retired table) keeps it alive.
+        /// the caller: dropping the result releases it, keeping it (a retired table) keeps it alive. `nil`
+        /// when the reference was empty or held a permanent object, which it did not own.
         @discardableResult
         package func exchange(_ object: Object?, tag: Bool = false) -> Object? {
-            let old = word.exchange(Self.retainedWord(object, tag: tag), ordering: .acquiringAndReleasing)
-            guard old > 1 else { return nil }
-            return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: old & ~1).unsafelyUnwrapped)
-                .takeRetainedValue()
+            Self.owned(word.exchange(Self.retainedWord(object, tag: tag), ordering: .acquiringAndReleasing))
+        }
+
+        /// Stores `object` with `tag`, without retaining it: only for an object a `static let` keeps for the
+        /// life of the process. Returns the object it replaces as `exchange(_:tag:)` does.
+        @discardableResult
+        package func exchange(permanent object: Object, tag: Bool = false) -> Object? {
+            Self.owned(word.exchange(Self.permanentWord(object, tag: tag), ordering: .acquiringAndReleasing))
+        }
+
+        /// Sets the tag beside the object stored, which stays as it is (and keeps its retain). For a writer
+        /// that excludes other writers (a lock); readers see the new tag with the same object.
+        package func setTag(_ tag: Bool) {
+            let stored = word.load(ordering: .relaxed)
+            word.store(tag ? stored | 1 : stored & ~1, ordering: .releasing)
         }
 
         /// Stores `object` (retained) if the reference is empty; returns whether it did. For references that
@@ -178,9 +207,20 @@ package enum Unsafe {
             return tag ? address | 1 : address
         }
 
+        private static func permanentWord(_ object: Object, tag: Bool) -> UInt {
+            let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) | permanentBit
+            return tag ? address | 1 : address
+        }
+
+        /// The object `word` names, with the retain the reference held, or `nil` when it held none.
+        private static func owned(_ word: UInt) -> Object? {
+            guard word & addressMask != 0, word & permanentBit == 0 else { return nil }
+            return Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: word & addressMask).unsafelyUnwrapped)
+                .takeRetainedValue()
+        }
+
         private static func release(_ word: UInt) {
-            guard word > 1 else { return }
-            Unmanaged<Object>.fromOpaque(UnsafeRawPointer(bitPattern: word & ~1).unsafelyUnwrapped).release()
+            _ = owned(word)
         }
     }
 
