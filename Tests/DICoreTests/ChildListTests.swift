@@ -22,6 +22,18 @@ import Testing
         withExtendedLifetime(kept) {}
     }
 
+    /// A chain of containers that only the innermost keeps alive is freed from the inside out, each child
+    /// leaving its parent's list: a hundred thousand levels, released without overflowing the stack.
+    @Test func aDeepChainOfContainersIsFreedWithoutOverflowingTheStack() {
+        let root = Container(name: "root")
+        var innermost = root.child(name: "level")
+        for _ in 1..<100_000 { innermost = innermost.child(name: "level") }
+        #expect(root.childCount == 1)
+        innermost = Container(name: "another")
+        #expect(root.childCount == 0)
+        #expect(innermost.parent == nil)
+    }
+
     @Test func neitherTheChildListNorAFailedLookupReferencesAContainerWeakly() throws {
         let app = Container(name: "app")
         let child = app.child(name: "request")

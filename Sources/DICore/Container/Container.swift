@@ -23,6 +23,9 @@ public final class Container: Sendable {
     /// The name printed in diagnostics (`checkout → app`).
     public let name: String
     /// The container this one falls back to; `nil` for a root.
+    ///
+    /// (A stored `Container?` of its own class: the compiler then releases a chain of parents in a loop, so
+    /// that dropping a deep chain of containers that only their children keep does not overflow the stack.)
     public let parent: Container?
     /// Tags that `.matching(_:)` lifetimes look for.
     public let tags: Set<String>
@@ -67,10 +70,20 @@ public final class Container: Sendable {
         // Unlisted under the parent's lock before this container's memory can be freed, so the parent never
         // reads a freed child (see `children`).
         guard let parent else { return }
-        let unlisted = Unsafe.Unowned(self)
-        parent.state.withLock { state in
-            if let index = state.children.lastIndex(where: { $0 === unlisted }) {
-                state.children.remove(at: index)
+        Self.unlist(Unsafe.Unowned(self), from: Unsafe.Unowned(parent))
+    }
+
+    /// Takes `child` out of `parent`'s list of children. Both unretained, and not inlined into `deinit`,
+    /// where the optimiser retained the parent and its lock around the call: the parent is shared by every
+    /// request's container, and each count written to it is a cache line taken from the other cores. (The
+    /// child keeps the parent until its `deinit` ends.)
+    @inline(never)
+    private static func unlist(_ child: Unsafe.Unowned<Container>, from parent: Unsafe.Unowned<Container>) {
+        parent.with { parent in
+            parent.state.withLock { state in
+                if let index = state.children.lastIndex(where: { $0 === child }) {
+                    state.children.remove(at: index)
+                }
             }
         }
     }

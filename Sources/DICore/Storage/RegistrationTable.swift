@@ -49,9 +49,9 @@ package final class RegistrationTable: Sendable {
     /// Every shared table (for tests).
     package static var shared: [RegistrationTable] { [empty] + closedTables }
 
-    /// The shared empty closed table with these flags.
-    static func closed(observesResolutions: Bool, isTapped: Bool) -> RegistrationTable {
-        closedTables[(observesResolutions ? 2 : 0) + (isTapped ? 1 : 0)]
+    /// The shared empty closed table with these flags, unretained (it lives for the process).
+    static func closed(observesResolutions: Bool, isTapped: Bool) -> Unsafe.Unowned<RegistrationTable> {
+        closedTables.withUnsafeBufferPointer { Unsafe.Unowned($0[(observesResolutions ? 2 : 0) + (isTapped ? 1 : 0)]) }
     }
 
     package init(

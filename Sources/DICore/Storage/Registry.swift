@@ -289,7 +289,7 @@ package struct Registry: ~Copyable, Sendable {
             let closed = RegistrationTable.closed(
                 observesResolutions: table.with { $0.observesResolutions }, isTapped: state.taps > 0
             )
-            install(closed, &state)
+            closed.with { install($0, &state) }
             return (registrations, dropped)
         }
         _ = dropped
