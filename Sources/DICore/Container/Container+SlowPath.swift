@@ -90,18 +90,20 @@ extension Container {
         // or hold, in a test container or an observed one too.
         if registration.singleton == nil, let value = registration.builtSingleton.load() { return value.object }
         let resolution = ResolutionScope.currentThread
+        // Borrowed by every build below: the caller keeps the registration alive for this call.
+        let builder = Unsafe.Unowned(registration)
         switch try placement(of: registration, from: owner, resolution: resolution) {
         case .build(let dependencies):
-            return try dependencies.with { try $0.build(registration, dependencies: $0, requested: requested) }
+            return try Self.build(builder, in: dependencies, requested: requested)
         case .slot(let slot, let container):
             let (box, built) = try slot.instance(of: registration, resolution: resolution) {
-                try container.with { try $0.build(registration, dependencies: $0, requested: requested) }
+                try Self.build(builder, in: container, requested: requested)
             }
             if built { try container.with { try $0.hold(slot, of: registration, requested: requested) } }
             return box
         case .provided(let provider, let dependencies):
             return try provider.instance(of: registration, resolution: resolution) {
-                try dependencies.with { try $0.build(registration, dependencies: $0, requested: requested) }
+                try Self.build(builder, in: dependencies, requested: requested)
             }
         }
     }
@@ -175,6 +177,20 @@ extension Container {
             return try lifetime.placement(
                 for: registration, registeredIn: owner, requestedFrom: self, resolution: resolution
             )
+        }
+    }
+
+    /// `build(_:dependencies:requested:)` with the registration and the container borrowed: what a slot or a
+    /// provider runs when it builds. Where that closure captured the registration itself, the optimiser
+    /// retained it twice per build, and the registration is shared by every request that builds its service.
+    @inline(never)
+    static func build(
+        _ registration: Unsafe.Unowned<Registration>,
+        in container: Unsafe.Unowned<Container>,
+        requested: Any.Type
+    ) throws -> AnyObject {
+        try container.with { container in
+            try registration.with { try container.build($0, dependencies: container, requested: requested) }
         }
     }
 
