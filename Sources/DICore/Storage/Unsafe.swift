@@ -152,11 +152,13 @@ package enum Unsafe {
         }
 
         /// The object, without retaining it: valid while the writer's rules keep it alive (see `Unsafe`). For
-        /// references never stored with a tag (use `loadTagged()` for the others).
+        /// references never stored with a tag nor as permanent (use `loadTagged()` for the others): the word
+        /// is the address as it is, with nothing to mask off on the way to a built singleton.
         @inlinable @inline(__always)
         package func load() -> Unowned<Object>? {
-            guard let address = UnsafeRawPointer(bitPattern: word.load(ordering: .acquiring) & Self.addressMask)
-            else { return nil }
+            let word = word.load(ordering: .acquiring)
+            assert(word & ~Self.addressMask == 0, "a tagged or permanent reference read with load()")
+            guard let address = UnsafeRawPointer(bitPattern: word) else { return nil }
             return Unowned(Unmanaged.fromOpaque(address))
         }
 
