@@ -119,7 +119,8 @@ package enum Unsafe {
         }
     }
 
-    /// An atomic pointer that owns one retain of its object, with one spare bit a writer may set beside it.
+    /// An atomic pointer that owns one retain of its object (none of a permanent one), with one spare bit a
+    /// writer may set beside it.
     ///
     /// The pointer is kept as a word so that the tag bit (bit 0) travels in the same atomic load as the
     /// address; it is the one place an object is an integer. Bit 1 marks an object stored as permanent, which
