@@ -15,7 +15,10 @@ import DICore
 /// registration of the key cannot wait, so they drop an `AsyncDisposable` without disposing it; a type that
 /// conforms to `Disposable` as well gets its synchronous `dispose()` from those and its `async` one from
 /// `closeAsync()`.
-public protocol AsyncDisposable {
+///
+/// As with `Disposable`, the conformance cannot be isolated to an actor (`SendableMetatype`); the `dispose()`
+/// itself may be, and is awaited there.
+public protocol AsyncDisposable: SendableMetatype {
     /// Releases what the instance holds. Called at most once by a container.
     func dispose() async
 }
@@ -34,24 +37,34 @@ extension Container {
         guard let registrations = markClosed() else { return }
         for child in children.reversed() { await child.closeAsync() }
         for value in releaseOwnInstances(of: registrations).reversed() {
-            switch Disposal(rawValue: Self.disposals.answer(for: value)) {
-            case .async: await (value as? any AsyncDisposable)?.dispose()
-            case .sync: (value as? any Disposable)?.dispose()
-            case .notDisposable, nil: break
+            // Awaited only when there is something to await: an `async` call per instance would allocate a
+            // frame in the task for each.
+            let disposal = Self.asyncDisposals.withDisposal(of: value) { $0 }
+            if let disposable = disposal.async {
+                await Self.dispose(value, as: disposable)
+            } else if let disposable = disposal.sync {
+                Self.dispose(value, as: disposable)
             }
         }
     }
 
-    /// How each type's instances are disposed of, so that releasing one that is neither `AsyncDisposable`
-    /// nor `Disposable` costs no cast, and one that is costs one.
-    static let disposals = ConformanceMemo { value in
-        (value is any AsyncDisposable ? Disposal.async : value is any Disposable ? .sync : .notDisposable).rawValue
+    /// Awaits the `dispose()` of `value`, an instance of `Instance`, as `dispose(_:)` calls a `Disposable`'s.
+    private static func dispose<Instance: AsyncDisposable>(_ value: Any, as type: Instance.Type) async {
+        await (value as! Instance).dispose()
+    }
+
+    /// How each type's instances are disposed of by `closeAsync()`: `AsyncDisposable` first, as it says. Releasing
+    /// an instance then costs no conformance lookup.
+    static let asyncDisposals = DisposalMemo<AsyncDisposal> { value in
+        AsyncDisposal(
+            async: (value as? any AsyncDisposable).map { type(of: $0) },
+            sync: (value as? any Disposable).map { type(of: $0) }
+        )
     }
 }
 
-/// How `closeAsync()` disposes of a released instance: `AsyncDisposable` first, as it says.
-enum Disposal: UInt8, Sendable {
-    case async
-    case sync
-    case notDisposable
+/// How `closeAsync()` disposes of the instances of a type: the type as an `AsyncDisposable`, as a `Disposable`.
+struct AsyncDisposal: Sendable {
+    let async: (any AsyncDisposable.Type)?
+    let sync: (any Disposable.Type)?
 }

@@ -11,7 +11,11 @@
 /// try app.register(Database.self, scope: .singleton) { _ in Database() }
 /// app.close()    // disposes the database
 /// ```
-public protocol Disposable {
+///
+/// A container calls `dispose()` on whichever thread closes it, so a conformance cannot be isolated to an
+/// actor (`SendableMetatype`): a `@MainActor` type conforms with `nonisolated func dispose()`, or registers an
+/// ``AsyncDisposable`` whose `dispose()` hops to the main actor.
+public protocol Disposable: SendableMetatype {
     /// Releases what the instance holds. Called at most once by a container.
     func dispose()
 }
@@ -74,11 +78,26 @@ extension Container {
 
     /// Disposes the `Disposable` ones among `values`, newest (last) first.
     package static func dispose(values: [Any]) {
-        for value in values.reversed() where disposables.passes(value) {
-            (value as? any Disposable)?.dispose()
+        for value in values.reversed() { dispose(value) }
+    }
+
+    /// Calls `value`'s `dispose()` when it is `Disposable`.
+    package static func dispose(_ value: Any) {
+        disposals.withDisposal(of: value) { disposable in
+            if let disposable { dispose(value, as: disposable) }
         }
     }
 
-    /// Which types are `Disposable`, so that releasing an instance of one that is not costs no cast.
-    package static let disposables = ConformanceMemo(passing: { $0 is any Disposable })
+    /// Calls the `dispose()` of `value`, an instance of `Instance`: the type `disposals` found for it, which it
+    /// is (a wrapper, an optional, is unwrapped by the cast), so the cast cannot fail. `as!` asks the runtime
+    /// for no `Optional<Instance>` metadata, which `as?` would on every call.
+    package static func dispose<Instance: Disposable>(_ value: Any, as type: Instance.Type) {
+        (value as! Instance).dispose()
+    }
+
+    /// How each type's instances are disposed of: the type as a `Disposable`, or `nil`. Releasing an instance
+    /// then costs no conformance lookup.
+    package static let disposals = DisposalMemo<(any Disposable.Type)?> { value in
+        (value as? any Disposable).map { type(of: $0) }
+    }
 }

@@ -29,9 +29,8 @@ import Synchronization
 ///   life of the process (the shared empty and closed registration tables). A reader that loads one without
 ///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
 ///   replaced for the life of its slot (nor, once a registration republishes it, for the registration's
-///   life); a replaced registration table is retired, not freed, until no read
-///   section can see it; a replaced `ConformanceMemo` snapshot is never freed; a lock-protected reference is
-///   read under that lock.
+///   life); a replaced registration table is retired, not freed, until no read section can see it; a
+///   replaced `DisposalMemo` snapshot is never freed; a lock-protected reference is read under that lock.
 /// - **Task-local objects** (`boundObject(of:)`) are read where the binding that holds them stores them: a
 ///   binding outlives every synchronous use made inside its scope, in its task, its child tasks and (for a
 ///   binding made outside any task) its thread, and a task made inside it keeps its own copy.
