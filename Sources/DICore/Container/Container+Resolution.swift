@@ -47,7 +47,8 @@ extension Container: Resolver {
                 if hasPending {
                     // Registrations not yet folded into the table (a request's container holds its own few
                     // values there): look among them, and walk on when the key is not one of them.
-                    switch current.with({ $0.pendingStep(for: ObjectIdentifier(Service.self), name: name) }) {
+                    let typeID = ObjectIdentifier(Service.self)
+                    switch current.with({ $0.pendingStep(for: typeID, name: name, hash: hash) }) {
                     case .some(.some(let registration)):
                         // A value (a request's own) is published already: read as the table's are.
                         return try current.with { try resolveFound(registration, in: $0, as: Service.self) }
@@ -76,16 +77,17 @@ extension Container: Resolver {
         try owner.with { try resolve(registration, from: $0, as: type) }
     }
 
-    /// The pending registration for `type` under `name` in this container, `.some(nil)` when the lookup cannot
-    /// tell (a test container, whose base chain counts as its own registrations), and `nil` when the key is not
-    /// here.
+    /// The pending registration for `type` under `name` (whose `tableHash` is `hash`) in this container, for
+    /// the fast path, which found the key missing from the table it loaded and that table announcing pending
+    /// registrations; `.some(nil)` when the lookup cannot tell (a test container, whose base chain counts as
+    /// its own registrations), and `nil` when the key is not here.
     ///
     /// Takes the key's parts, which travel in registers, rather than the key, which the caller would have to
     /// store in memory: the compiler then writes it on every resolve, ahead of the branch that needs it.
     @usableFromInline
-    func pendingStep(for type: ObjectIdentifier, name: String?) -> Registration?? {
+    func pendingStep(for type: ObjectIdentifier, name: String?, hash: UInt) -> Registration?? {
         if testing != nil { return .some(nil) }
-        return registry.registration(for: RegistrationKey(type: type, name: name)).map { .some($0) }
+        return registry.pendingRegistration(for: RegistrationKey(type: type, name: name), hash: hash).map { .some($0) }
     }
 
     /// Runs a synchronous transient factory on the thread's resolution path.
