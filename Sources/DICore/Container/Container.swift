@@ -111,6 +111,13 @@ public final class Container: Sendable {
         return child
     }
 
+    /// Runs `body` on the instances this container holds, under its lock: what a slot of its slot store
+    /// (`InstanceSlot(keptBy:)`) records its instance in when it stores it. `body` must not call back into the
+    /// container.
+    func withHeldInstances<Result>(_ body: (inout HeldInstances) -> sending Result) -> sending Result {
+        state.withLock { body(&$0.held) }
+    }
+
     /// Runs `body` under this container's lock, without its state: what a slot of its slot store
     /// (`InstanceSlot(keptBy:)`) guards its box with. `body` must not call back into the container.
     package func withStateLocked<Result>(_ body: () -> sending Result) -> sending Result {

@@ -107,8 +107,10 @@ package final class InstanceSlot: Sendable {
         }
     }
 
-    /// Keeps `box`, the instance just built for `registration`.
-    private func store(_ built: Unsafe.SendableReference<AnyObject>, for registration: Registration) {
+    /// Keeps `box`, the instance just built for `registration`. Returns whether the slot also recorded it as
+    /// held by its container (a container-kept slot, whose container was not closed meanwhile), so that the
+    /// builder need not (`Container.hold`).
+    private func store(_ built: Unsafe.SendableReference<AnyObject>, for registration: Registration) -> Bool {
         let state: Lock<WeakObject?>
         switch guarded {
         case .unguarded:
@@ -116,16 +118,20 @@ package final class InstanceSlot: Sendable {
             // slot is not claimed again), so no lock-free reader loses the box it read.
             let replaced = box.exchange(built.object)
             assert(replaced == nil, "a lock-free slot was stored twice")
-            return
+            return false
         case .container(let container):
-            // Only an empty slot is built, so nothing is replaced (and released under the container's lock).
-            container.with {
-                $0.withStateLocked {
+            // Stored and held under one taking of the container's lock, which guards both: every request-scoped
+            // build ends here. Only an empty slot is built, so nothing is replaced (and released under the lock).
+            // A container closed meanwhile does not hold it: the builder's `hold` then disposes it and refuses.
+            return container.with {
+                $0.withHeldInstances { held in
                     _ = box.exchange(built.object)
                     holdsBox.store(true, ordering: .sequentiallyConsistent)
+                    guard !held.isClosed else { return false }
+                    held.instances.appendMakingRoomForAFew(HeldInstance(slot: self, registration: registration))
+                    return true
                 }
             }
-            return
         case .own(let own):
             state = own
         }
@@ -137,9 +143,12 @@ package final class InstanceSlot: Sendable {
                 weak = registration.body.object(built.object).map(WeakObject.init)
             }
         }
+        return false
     }
 
-    /// The instance, building it with `build` if the slot is empty. `built` tells whether this call built it.
+    /// The instance, building it with `build` if the slot is empty. `built` tells whether this call built it
+    /// and its container still has to hold it (`Container.hold`): `false` for a container-kept slot, whose
+    /// store records it as held.
     ///
     /// A registration that cannot build synchronously (an `async` factory) is never claimed here: `build`
     /// then throws `asyncResolutionRequired` at once, and a concurrent `async` build is left alone.
@@ -176,7 +185,8 @@ package final class InstanceSlot: Sendable {
                     BuildCoordinator.shared.finish(self)
                     throw error
                 }
-                return (finishBuild(of: registration, box: box), true)
+                let held = finishBuild(of: registration, box: box)
+                return (box, !held)
             case .queued:
                 preconditionFailure("a synchronous claim waits inside the coordinator")
             }
@@ -202,24 +212,26 @@ package final class InstanceSlot: Sendable {
                     BuildCoordinator.shared.finish(self)
                     throw error
                 }
-                return (finishBuild(of: registration, box: box), true)
+                let held = finishBuild(of: registration, box: box)
+                return (box, !held)
             case .queued(let wait):
                 await BuildCoordinator.shared.suspend(until: wait)
             }
         }
     }
 
-    /// Stores a successful build, then lets the waiters look again and find it. (After a failed build the
-    /// caller only finishes: the waiters find the slot empty, and one of them builds.)
-    private func finishBuild(of registration: Registration, box: AnyObject) -> AnyObject {
-        store(Unsafe.SendableReference(box), for: registration)
+    /// Stores a successful build, then lets the waiters look again and find it; returns whether the store
+    /// recorded it as held. (After a failed build the caller only finishes: the waiters find the slot empty,
+    /// and one of them builds.)
+    private func finishBuild(of registration: Registration, box: AnyObject) -> Bool {
+        let held = store(Unsafe.SendableReference(box), for: registration)
         // A registration's own singleton slot (not a test container's, nor a `Lazy`'s) also publishes the box
         // in the registration, where the resolve fast path reads it.
         if registration.shortcut == .singleton, registration.singleton === self {
             registration.builtSingleton.storeIfEmpty(box)
         }
         BuildCoordinator.shared.finish(self)
-        return box
+        return held
     }
 }
 
