@@ -100,6 +100,29 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(error.code == .containerClosed)
     }
 
+    /// The holder of a `.scoped` or `.matching` instance closes while its factory runs: the instance is disposed
+    /// once and not handed out, with `resolve` and `resolveAsync` alike; its slot is left empty.
+    @Test(arguments: [KeptLifetime.scoped, .matching], [false, true])
+    func anInstanceFinishedAfterItsHolderClosedIsDisposedAndNotHandedOut(
+        lifetime: KeptLifetime, async: Bool
+    ) async throws {
+        let app = Container(name: "app")
+        let feature = app.child(name: "feature", tags: ["feature"])
+        let log = Log()
+        let serials = Counter()
+        try app.register(Widget.self, scope: lifetime.makeScope()) { _ in
+            feature.close()     // the holder closes while this build runs
+            return Widget(origin: "app", serial: serials.increment(), log: log)
+        }
+        let error = try await #require(throws: ResolutionError.self) {
+            async ? try await feature.resolveAsync(Widget.self) : try feature.resolve(Widget.self)
+        }
+        #expect(error.code == .containerClosed)
+        #expect(log.entries == ["dispose 1"])
+        #expect(feature.heldInstances.isEmpty)
+        #expect(feature.slots.all.allSatisfy { $0.slot.current($0.registration) == nil })
+    }
+
     @Test func closeAsyncAwaitsAsyncDisposalNewestFirst() async throws {
         final class Pool: AsyncDisposable, Sendable {
             let name: String
