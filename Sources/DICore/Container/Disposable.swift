@@ -88,9 +88,10 @@ extension Container {
         }
     }
 
-    /// Calls the `dispose()` of `value`, an instance of `Instance`: the type `disposals` found for it, which it
-    /// is (a wrapper, an optional, is unwrapped by the cast), so the cast cannot fail. `as!` asks the runtime
-    /// for no `Optional<Instance>` metadata, which `as?` would on every call.
+    /// Calls the `dispose()` of `value` as an `Instance`: the type `disposals` found for it, which is `value`'s
+    /// own dynamic type (or, for an optional or an `AnyHashable`, that of what it holds, which `as!` looks
+    /// inside too), so the cast cannot fail. `as!` asks the runtime for no `Optional<Instance>` metadata, which
+    /// `as?` would on every call.
     package static func dispose<Instance: Disposable>(_ value: Any, as type: Instance.Type) {
         (value as! Instance).dispose()
     }

@@ -9,8 +9,8 @@ private let scanLimit = 16
 /// conformance cache: about a thousand instructions, ten times what a request's container spends on most of
 /// its other steps. The answer depends on the type alone, so the memo asks once per type and keeps what the
 /// cast found, the type as a `Disposable` (`any Disposable.Type`, a metatype: no reference count): disposing
-/// of a later instance opens that metatype, casts the instance to the concrete type (one comparison of type
-/// metadata) and calls its `dispose()`.
+/// of a later instance opens that metatype, casts the instance to the concrete type (a quarter of the cost: no
+/// conformance lookup) and calls its `dispose()`.
 ///
 /// ```swift
 /// static let disposals = DisposalMemo<(any Disposable.Type)?> { value in
