@@ -99,14 +99,45 @@ extension Container {
         line: Int = #line,
         value: Service
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
-        // The two boxes are made here, in the caller's code, where their types are known: made inside a
-        // generic function of this module, each would cost a metadata lookup in the runtime per registration.
+        // The boxes are made here, in the caller's code, where their types are known: made inside a generic
+        // function of this module, each would cost a metadata lookup in the runtime per registration.
         let box = InstanceBox(value)
+        if overridable {
+            // A container with nothing registered yet (a request's) keeps the value without a registration.
+            let value = PendingValue(
+                key: RegistrationKey(type: ObjectIdentifier(type), name: name, keyPath: 0), box: box,
+                serviceType: type, location: SourceLocation(fileID: fileID, line: line),
+                makeBody: { ValueBody(unsafeDowncast($0, to: InstanceBox<Service>.self)) }
+            )
+            if try keepsValue(value) { return RegistrationHandle(container: self, value: value) }
+        }
         let registration = try addValue(
             ValueBody(box), published: box, as: type, name: name, overridable: overridable, fileID: fileID,
             line: line
         )
         return RegistrationHandle(container: self, registration: registration)
+    }
+
+    /// Keeps `value` without making its registration (see `PendingValue`) when nothing needs one now: this is
+    /// an open container with nothing registered, not a test container, no registration batch is open, and no
+    /// ancestor holds a registration of the key made `overridable: false`. `false` when the value must be
+    /// registered the usual way, which reports whatever refuses it.
+    ///
+    /// - Throws: `behaviorFailed`, as `add(_:)` does: behaviours are told about the value once it is kept (its
+    ///   registration is then made for them).
+    @usableFromInline
+    func keepsValue(_ value: PendingValue) throws(RegistrationError) -> Bool {
+        guard testing == nil, RegistrationBatch.active(for: self) == nil else { return false }
+        let shadowsFinal = parent?.nearest { ancestor in
+            ancestor.registry.mayHoldFinalRegistrations
+                && ancestor.registry.registration(for: value.key)?.overridable == false
+        }
+        guard shadowsFinal == nil, registry.insertValue(value) else { return false }
+        // Its registration is made for behaviours only when some observe this container.
+        if BehaviorStore.anyAdded, !effectiveBehaviors.isEmpty {
+            try reportRegistered([RegistrationHandle<Any>(container: self, value: value).registration])
+        }
+        return true
     }
 
     /// Adds the registration of a value whose body and box the caller made (`register(_:value:)`).

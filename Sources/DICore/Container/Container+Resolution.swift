@@ -49,12 +49,17 @@ extension Container: Resolver {
                     // values there): look among them, and walk on when the key is not one of them.
                     let typeID = ObjectIdentifier(Service.self)
                     switch current.with({ $0.pendingStep(for: typeID, name: name, hash: hash) }) {
-                    case .some(.some(let registration)):
+                    case .value(let box):
+                        // A value kept without its registration (a request's own, `PendingValue`), unless
+                        // this container is closed or observed meanwhile: the slow path looks again then.
+                        guard !registry.needsSlowPath else { break walk }
+                        return unsafeDowncast(box.object, to: InstanceBox<Service>.self).value
+                    case .registration(let registration):
                         // A value (a request's own) is published already: read as the table's are.
                         return try current.with { try resolveFound(registration, in: $0, as: Service.self) }
-                    case .some(.none):
+                    case .unknown:
                         break walk
-                    case .none:
+                    case .notHere:
                         break
                     }
                 }
@@ -77,17 +82,34 @@ extension Container: Resolver {
         try owner.with { try resolve(registration, from: $0, as: type) }
     }
 
-    /// The pending registration for `type` under `name` (whose `tableHash` is `hash`) in this container, for
-    /// the fast path, which found the key missing from the table it loaded and that table announcing pending
-    /// registrations; `.some(nil)` when the lookup cannot tell (a test container, whose base chain counts as
-    /// its own registrations), and `nil` when the key is not here.
+    /// The pending registration for `type` under `name` (whose `tableHash` is `hash`) in this container, or the
+    /// box of a value kept without one, for the fast path, which found the key missing from the table it
+    /// loaded and that table announcing pending registrations; `.unknown` when the lookup cannot tell (a test
+    /// container, whose base chain counts as its own registrations).
     ///
     /// Takes the key's parts, which travel in registers, rather than the key, which the caller would have to
     /// store in memory: the compiler then writes it on every resolve, ahead of the branch that needs it.
     @usableFromInline
-    func pendingStep(for type: ObjectIdentifier, name: String?, hash: UInt) -> Registration?? {
-        if testing != nil { return .some(nil) }
-        return registry.pendingRegistration(for: RegistrationKey(type: type, name: name), hash: hash).map { .some($0) }
+    func pendingStep(for type: ObjectIdentifier, name: String?, hash: UInt) -> PendingStep {
+        if testing != nil { return .unknown }
+        switch registry.pendingEntry(for: RegistrationKey(type: type, name: name), hash: hash) {
+        case .registration(let registration): return .registration(registration)
+        case .value(let box): return .value(box)
+        case nil: return .notHere
+        }
+    }
+
+    /// What `pendingStep(for:name:hash:)` found.
+    @usableFromInline
+    enum PendingStep {
+        /// The key's pending registration.
+        case registration(Registration)
+        /// The box of a value kept without its registration (`PendingValue`).
+        case value(Unsafe.SendableReference<AnyObject>)
+        /// The lookup cannot tell (a test container): the slow path decides.
+        case unknown
+        /// The key is not pending here: the walk goes on.
+        case notHere
     }
 
     /// Runs a synchronous transient factory on the thread's resolution path.

@@ -9,12 +9,38 @@
 public struct RegistrationHandle<Service>: Sendable {
     /// The container the registration was made in.
     public let container: Container
-    @usableFromInline package let registration: Registration
+    @usableFromInline package let target: Target
+
+    /// The registration, or a value the container keeps without one until something needs it
+    /// (`PendingValue`).
+    @usableFromInline
+    package enum Target: Sendable {
+        case registration(Registration)
+        case value(PendingValue)
+    }
 
     @inlinable
     package init(container: Container, registration: Registration) {
         self.container = container
-        self.registration = registration
+        target = .registration(registration)
+    }
+
+    @inlinable
+    package init(container: Container, value: PendingValue) {
+        self.container = container
+        target = .value(value)
+    }
+
+    /// The registration: for a kept value, the one its container makes for it now, or, once the container
+    /// dropped it (closed, or the key registered again), one made like it.
+    package var registration: Registration {
+        switch target {
+        case .registration(let registration):
+            return registration
+        case .value(let value):
+            if let registration = container.registry.ownRegistration(for: value.key) { return registration }
+            return value.registration()
+        }
     }
 
     /// Exposes this registration under `alias` too, sharing its lifetime: with `.singleton`, every alias

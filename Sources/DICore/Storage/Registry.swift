@@ -44,6 +44,10 @@ package struct Registry: ~Copyable, Sendable {
 
     struct State {
         var pending = PendingRegistrations()
+        /// A value kept without its registration (see `PendingValue`): only while nothing else is registered,
+        /// pending or published. `withState` makes its registration, into `pending`, before anything but the
+        /// fast path's lookup and `close()` looks at the state.
+        var pendingValue: PendingValue?
         /// Whether a pending registration replaces a published one (publishing must then drop the old one).
         var pendingReplacesPublished = false
         /// Lookups that took the lock because registrations were pending, since the last publish.
@@ -166,26 +170,70 @@ package struct Registry: ~Copyable, Sendable {
         // Ordered after the caller's acquiring load of the published word, which the bits were set before.
         let bits = Self.pendingBits(of: hash)
         guard pendingKeyBits.load(ordering: .relaxed) & bits == bits else { return nil }
-        return withState { state -> Registration? in
-            // A publish may have folded the pending registrations into a newer table since the load above.
-            guard !state.pending.isEmpty else { return liveRegistration(for: key) }
-            let found = state.pending[key] ?? liveRegistration(for: key)
-            state.lockedLookups += 1
-            // Publishing builds a table and retires the old one, so it waits until that is paid for: a few
-            // lookups took the lock (many more while no more are pending than a scan reads at a glance: a
-            // request's container, with its few values, resolved from a few dozen times at most, never
-            // publishes, so the table it would retire at close never goes to the process-wide batch, whose
-            // lock and barrier every thread meets; a long-lived container with few registrations publishes
-            // after those lookups, once), and the pending map has grown to a quarter of the table, or lookups
-            // took the lock once for every 16 registrations.
-            let lookups = state.pending.count > PendingRegistrations.linearLimit
-                ? Self.lockedLookupsBeforePublishing : Self.lockedLookupsBeforePublishingFew
-            if state.lockedLookups >= lookups,
-                state.pending.count * 4 >= liveCount || state.lockedLookups * 16 >= liveCount
-            {
-                publish(&state)
-            }
-            return found
+        return withState { state in lockedLookup(of: key, &state) }
+    }
+
+    /// The registration for `key` here, pending or published, looked up under the lock, a kept value's
+    /// (`PendingValue`) made now: what a `RegistrationHandle` of a kept value stands for. Not a lookup that
+    /// counts toward publishing.
+    package func ownRegistration(for key: RegistrationKey) -> Registration? {
+        withState { state in state.pending[key] ?? liveRegistration(for: key) }
+    }
+
+    /// What the resolve fast path finds for `key` among the pending registrations (see
+    /// `pendingRegistration(for:hash:)`): a value kept without its registration (`PendingValue`) is handed over
+    /// as its box, and its registration is not made.
+    package func pendingEntry(for key: RegistrationKey, hash: UInt) -> PendingEntry? {
+        let bits = Self.pendingBits(of: hash)
+        guard pendingKeyBits.load(ordering: .relaxed) & bits == bits else { return nil }
+        return withState(keepingValue: true) { state -> PendingEntry? in
+            // A kept value is the only registration here: nothing else is pending, and nothing is published.
+            if let value = state.pendingValue { return value.key == key ? .value(value.box) : nil }
+            return lockedLookup(of: key, &state).map(PendingEntry.registration)
+        }
+    }
+
+    /// A pending registration found by the fast path, or the box of a kept value.
+    package enum PendingEntry: Sendable {
+        case registration(Registration)
+        case value(Unsafe.SendableReference<AnyObject>)
+    }
+
+    /// The registration for `key`, pending or in a table published since the caller's load (the lock held,
+    /// nothing kept in `pendingValue`); publishes the pending ones once enough lookups had to come here.
+    private func lockedLookup(of key: RegistrationKey, _ state: inout State) -> Registration? {
+        // A publish may have folded the pending registrations into a newer table since the caller's load.
+        guard !state.pending.isEmpty else { return liveRegistration(for: key) }
+        let found = state.pending[key] ?? liveRegistration(for: key)
+        state.lockedLookups += 1
+        // Publishing builds a table and retires the old one, so it waits until that is paid for: a few
+        // lookups took the lock (many more while no more are pending than a scan reads at a glance: a
+        // request's container, with its few values, resolved from a few dozen times at most, never
+        // publishes, so the table it would retire at close never goes to the process-wide batch, whose
+        // lock and barrier every thread meets; a long-lived container with few registrations publishes
+        // after those lookups, once), and the pending map has grown to a quarter of the table, or lookups
+        // took the lock once for every 16 registrations.
+        let lookups = state.pending.count > PendingRegistrations.linearLimit
+            ? Self.lockedLookupsBeforePublishing : Self.lockedLookupsBeforePublishingFew
+        if state.lockedLookups >= lookups,
+            state.pending.count * 4 >= liveCount || state.lockedLookups * 16 >= liveCount
+        {
+            publish(&state)
+        }
+        return found
+    }
+
+    /// Keeps `value` without making its registration (see `PendingValue`), when this container is open and
+    /// has nothing registered; `false`, with nothing done, otherwise: the caller then registers it the usual
+    /// way.
+    package func insertValue(_ value: PendingValue) -> Bool {
+        withState(keepingValue: true) { state in
+            guard state.pendingValue == nil, state.pending.isEmpty, liveCount == 0, !table.with({ $0.isClosed })
+            else { return false }
+            state.pendingValue = value
+            markPending(value.key)
+            publishPending(true)
+            return true
         }
     }
 
@@ -274,9 +322,10 @@ package struct Registry: ~Copyable, Sendable {
     /// that were still pending were never in a table a lock-free reader could see: they go at once. The
     /// closed table is a shared one, so closing builds none.
     package func close() -> [Registration]? {
-        let (registrations, dropped) = withState { state -> ([Registration]?, PendingRegistrations) in
+        let (registrations, dropped, droppedValue) = withState(keepingValue: true) {
+            state -> ([Registration]?, PendingRegistrations, PendingValue?) in
             let table = table
-            guard !table.with({ $0.isClosed }) else { return (nil, PendingRegistrations()) }
+            guard !table.with({ $0.isClosed }) else { return (nil, PendingRegistrations(), nil) }
             // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
             // request's container usually has none, and then no array is built.
             var registrations: [Registration] = []
@@ -293,15 +342,18 @@ package struct Registry: ~Copyable, Sendable {
             // whose `deinit` takes this container's lock). A closed container never registers again.
             var dropped = PendingRegistrations()
             swap(&dropped, &state.pending)
+            // A kept value has no lifetime strategy; it goes with the pending ones.
+            var droppedValue: PendingValue?
+            swap(&droppedValue, &state.pendingValue)
             state.pendingReplacesPublished = false
             state.lockedLookups = 0
             let closed = RegistrationTable.closed(
                 observesResolutions: table.with { $0.observesResolutions }, isTapped: state.taps > 0
             )
             closed.with { install($0, &state) }
-            return (registrations, dropped)
+            return (registrations, dropped, droppedValue)
         }
-        _ = dropped
+        _ = (dropped, droppedValue)
         return registrations
     }
 
@@ -330,7 +382,7 @@ package struct Registry: ~Copyable, Sendable {
     package var isTapped: Bool { withTable { $0.isTapped } }
 
     /// Whether resolves must take the slow path (closed, or observed); one load of the published table.
-    package var needsSlowPath: Bool { withTable { $0.needsSlowPath } }
+    @usableFromInline package var needsSlowPath: Bool { withTable { $0.needsSlowPath } }
 
     /// Whether registrations wait outside the published table (for tests).
     package var hasPending: Bool { withTable { _, hasPending in hasPending } }
@@ -420,10 +472,17 @@ package struct Registry: ~Copyable, Sendable {
     /// Runs `body` under the lock; then, with the lock given up, releases the tables freed meanwhile and
     /// hands the batch the tables handed over.
     private func withState<Result: Sendable, E: Error>(
+        keepingValue: Bool = false,
         _ body: (inout State) throws(E) -> Result
     ) throws(E) -> Result {
         let (result, freed, handedOver) = try lock.withLock {
             container throws(E) -> (Result, [RegistrationTable], [RegistrationTable]) in
+            // Whatever looks at the registrations, but the fast path's lookup and `close()`, sees a kept value
+            // as the registration it stands for, made once, the oldest pending one (it was the only one).
+            if !keepingValue, let value = container.registry.pendingValue {
+                container.registry.pendingValue = nil
+                container.registry.pending.insert(value.registration())
+            }
             let result = try body(&container.registry)
             guard !container.registry.freed.isEmpty || !container.registry.handedOver.isEmpty else {
                 return (result, [], [])

@@ -228,8 +228,9 @@ package enum Unsafe {
 
     /// A strong reference the compiler cannot prove `Sendable` (an instance box of a service type it does
     /// not know): the claim is made here, for the reasons in `Unsafe`.
+    @usableFromInline
     package struct SendableReference<Object: AnyObject>: @unchecked Sendable {
-        package let object: Object
+        @usableFromInline package let object: Object
 
         package init(_ object: Object) {
             self.object = object
