@@ -77,9 +77,11 @@ extension Container {
     /// ```
     ///
     /// The cheapest registration there is — no factory to call, no instance slot, nothing held — which makes
-    /// it the way to hand a short-lived child container its own values (a request's ID, its user). The
-    /// container hands the value out and does not own it: `close()` does not dispose a `Disposable` value;
-    /// whoever made it does. Registering the key again replaces the value, as for any registration.
+    /// it the way to hand a short-lived child container its own values (a request's ID, its user). As the
+    /// first registration of a container it costs not even a registration object until something other than
+    /// a resolve (a listing, a diagnostic, a second registration) asks for one. The container hands the value
+    /// out and does not own it: `close()` does not dispose a `Disposable` value; whoever made it does.
+    /// Registering the key again replaces the value, as for any registration.
     ///
     /// - Parameters:
     ///   - type: The type the value is resolved as; inferred from `value` when left out.
