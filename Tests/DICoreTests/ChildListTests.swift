@@ -68,7 +68,7 @@ import Testing
                     defer { done.leave() }
                     for index in 0..<200 {
                         let child = app.child(name: "t\(thread)-\(index)")
-                        try? child.register(Handle.self, scope: .singleton) { _ in Handle() }
+                        _ = try? child.register(Handle.self, scope: .singleton) { _ in Handle() }
                         let handle = try? child.resolve(Handle.self)
                         // Every fourth child outlives the loop; the others are dropped at once, some while
                         // the parent closes.

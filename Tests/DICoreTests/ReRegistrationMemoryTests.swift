@@ -66,7 +66,7 @@ import Testing
             var resolved = 0
             if index == 0 {
                 for generation in 0..<2_000 {
-                    try? app.register(Handle.self, scope: .singleton) { _ in Handle(generation) }
+                    _ = try? app.register(Handle.self, scope: .singleton) { _ in Handle(generation) }
                 }
                 stop.increment()
                 return 0
