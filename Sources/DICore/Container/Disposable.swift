@@ -14,7 +14,7 @@
 ///
 /// A container calls `dispose()` on whichever thread closes it, so a conformance cannot be isolated to an
 /// actor (`SendableMetatype`): a `@MainActor` type conforms with `nonisolated func dispose()`, or registers an
-/// ``AsyncDisposable`` whose `dispose()` hops to the main actor.
+/// `AsyncDisposable` (DIScopes) whose `dispose()` hops to the main actor.
 public protocol Disposable: SendableMetatype {
     /// Releases what the instance holds. Called at most once by a container.
     func dispose()
