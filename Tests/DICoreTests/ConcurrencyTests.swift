@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// The concurrency rules of the "Concurrency and Reliability" article. Run also under `swift test --sanitize=thread`.
-@Suite struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(1))) struct ConcurrencyTests {
     @Test func singletonIsBuiltExactlyOnceWhenAHundredTasksAskAtOnce() async throws {
         let app = Container(name: "app")
         let counter = Counter()

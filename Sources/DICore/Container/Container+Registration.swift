@@ -137,9 +137,16 @@ extension Container {
         guard shadowsFinal == nil, registry.insertValue(value) else { return false }
         // Its registration is made for behaviours only when some observe this container.
         if BehaviorStore.anyAdded, !effectiveBehaviors.isEmpty {
-            try reportRegistered([RegistrationHandle<Any>(container: self, value: value).registration])
+            try reportRegistered([registration(of: value)])
         }
         return true
+    }
+
+    /// The registration of a value this container kept (`PendingValue`): the one its registry made for it
+    /// (made now if the value was still kept), or, once the container dropped it (closed, or the key
+    /// registered again), one made like it.
+    package func registration(of value: PendingValue) -> Registration {
+        registry.ownRegistration(for: value.key) ?? value.registration()
     }
 
     /// Adds the registration of a value whose body and box the caller made (`register(_:value:)`).
@@ -153,16 +160,10 @@ extension Container {
         fileID: String,
         line: Int
     ) throws(RegistrationError) -> Registration {
-        let registration = Registration(
-            key: RegistrationKey(type: ObjectIdentifier(type), name: name, keyPath: 0),
-            kind: .factory,
-            body: body,
-            serviceType: type,
-            scope: .singleton,
-            overridable: overridable,
-            location: SourceLocation(fileID: fileID, line: line),
-            declaresDependencies: true,
-            published: box
+        let registration = Registration.value(
+            key: RegistrationKey(type: ObjectIdentifier(type), name: name, keyPath: 0), body: body,
+            serviceType: type, overridable: overridable, location: SourceLocation(fileID: fileID, line: line),
+            box: box
         )
         try add(registration)
         return registration

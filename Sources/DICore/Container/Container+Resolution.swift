@@ -49,12 +49,12 @@ extension Container: Resolver {
                     // values there): look among them, and walk on when the key is not one of them.
                     let typeID = ObjectIdentifier(Service.self)
                     switch current.with({ $0.pendingStep(for: typeID, name: name, hash: hash) }) {
-                    case .value(let box):
+                    case .found(.value(let box)):
                         // A value kept without its registration (a request's own, `PendingValue`), unless
                         // this container is closed or observed meanwhile: the slow path looks again then.
                         guard !registry.needsSlowPath else { break walk }
                         return unsafeDowncast(box.object, to: InstanceBox<Service>.self).value
-                    case .registration(let registration):
+                    case .found(.registration(let registration)):
                         // A value (a request's own) is published already: read as the table's are.
                         return try current.with { try resolveFound(registration, in: $0, as: Service.self) }
                     case .unknown:
@@ -92,20 +92,15 @@ extension Container: Resolver {
     @usableFromInline
     func pendingStep(for type: ObjectIdentifier, name: String?, hash: UInt) -> PendingStep {
         if testing != nil { return .unknown }
-        switch registry.pendingEntry(for: RegistrationKey(type: type, name: name), hash: hash) {
-        case .registration(let registration): return .registration(registration)
-        case .value(let box): return .value(box)
-        case nil: return .notHere
-        }
+        return registry.pendingEntry(for: RegistrationKey(type: type, name: name), hash: hash).map(PendingStep.found)
+            ?? .notHere
     }
 
     /// What `pendingStep(for:name:hash:)` found.
     @usableFromInline
     enum PendingStep {
-        /// The key's pending registration.
-        case registration(Registration)
-        /// The box of a value kept without its registration (`PendingValue`).
-        case value(Unsafe.SendableReference<AnyObject>)
+        /// The key's pending registration, or the box of a value kept without one (`PendingValue`).
+        case found(Registry.PendingEntry)
         /// The lookup cannot tell (a test container): the slow path decides.
         case unknown
         /// The key is not pending here: the walk goes on.

@@ -133,6 +133,29 @@ package final class Registration: Sendable {
         }
     }
 
+    /// The registration of a value (`register(_:value:)`): a singleton published from the start, `box`, whose
+    /// `body` (a `ValueBody`) builds nothing.
+    package static func value(
+        key: RegistrationKey,
+        body: any ServiceBody,
+        serviceType: Any.Type,
+        overridable: Bool,
+        location: SourceLocation,
+        box: AnyObject
+    ) -> Registration {
+        Registration(
+            key: key,
+            kind: .factory,
+            body: body,
+            serviceType: serviceType,
+            scope: .singleton,
+            overridable: overridable,
+            location: location,
+            declaresDependencies: true,
+            published: box
+        )
+    }
+
     package var name: String? { key.name }
 
     /// For an alias, the key of the registration it stands for.

@@ -31,15 +31,11 @@ public struct RegistrationHandle<Service>: Sendable {
         target = .value(value)
     }
 
-    /// The registration: for a kept value, the one its container makes for it now, or, once the container
-    /// dropped it (closed, or the key registered again), one made like it.
+    /// The registration; for a kept value, `Container.registration(of:)`.
     package var registration: Registration {
         switch target {
-        case .registration(let registration):
-            return registration
-        case .value(let value):
-            if let registration = container.registry.ownRegistration(for: value.key) { return registration }
-            return value.registration()
+        case .registration(let registration): registration
+        case .value(let value): container.registration(of: value)
         }
     }
 

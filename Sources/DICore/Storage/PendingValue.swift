@@ -36,16 +36,9 @@ package final class PendingValue: Sendable {
 
     /// The value's registration, as `register(_:value:)` makes it for a container that already holds some.
     func registration() -> Registration {
-        Registration(
-            key: key,
-            kind: .factory,
-            body: makeBody(box.object),
-            serviceType: serviceType,
-            scope: .singleton,
-            overridable: true,
-            location: location,
-            declaresDependencies: true,
-            published: box.object
+        Registration.value(
+            key: key, body: makeBody(box.object), serviceType: serviceType, overridable: true, location: location,
+            box: box.object
         )
     }
 }

@@ -194,6 +194,7 @@ package struct Registry: ~Copyable, Sendable {
     }
 
     /// A pending registration found by the fast path, or the box of a kept value.
+    @usableFromInline
     package enum PendingEntry: Sendable {
         case registration(Registration)
         case value(Unsafe.SendableReference<AnyObject>)
