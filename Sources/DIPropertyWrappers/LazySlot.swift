@@ -1,5 +1,4 @@
 import DICore
-import Synchronization
 
 /// The once-slot behind `@LazyInject` and `@LazyInjected`: resolved on the first read, then published
 /// through an atomic pointer that later reads load without a lock.
@@ -24,13 +23,14 @@ final class LazySlot<Value> {
     private let location: SourceLocation
     /// The container captured when the owner was created; dropped once resolved, so that an instance a
     /// container holds does not keep that container alive through its own lazy properties.
-    private let captured: Lock<Container?>
+    private let captured: Unsafe.DroppableReference<Container>
 
+    @usableFromInline
     init(_ request: LazyRequest<Value>, container: Container, wrapper: String, location: SourceLocation) {
         self.request = request
         self.wrapper = wrapper
         self.location = location
-        self.captured = Lock(container)
+        self.captured = Unsafe.DroppableReference(container)
     }
 
     /// The address of the value, resolving it on the first read; traps with the full diagnostic if that
@@ -60,19 +60,19 @@ final class LazySlot<Value> {
     var isResolved: Bool { published.address != nil }
 
     /// The container the slot resolves from, `nil` once resolved.
-    var container: Container? { captured.withLock { $0 } }
+    var container: Container? { captured.copy() }
 
     /// The value, resolving it if needed; throws instead of trapping.
     func resolve() throws(InjectionError) -> Value {
         if let address = published.address { return address.pointee }
-        guard let container = captured.withLock({ $0 }) else {
+        guard let container = captured.copy() else {
             // Published by another thread between the load and the lock (it publishes, then drops the
             // container).
             return published.address.unsafelyUnwrapped.pointee
         }
         let value = try resolve(from: container)
         let kept = published.storeIfEmpty(value)
-        captured.withLock { $0 = nil }
+        captured.drop()
         return kept.pointee
     }
 

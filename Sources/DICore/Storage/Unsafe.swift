@@ -1,5 +1,12 @@
 import CDIThreadLocal
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every unsafe reference DICore (and the modules built on it) handles: references used without reference
 /// counting, atomic pointers that own an object, and the one claim of `Sendable` the compiler cannot check
@@ -34,6 +41,9 @@ import Synchronization
 /// - **Task-local objects** (`boundObject(of:)`) are read where the binding that holds them stores them: a
 ///   binding outlives every synchronous use made inside its scope, in its task, its child tasks and (for a
 ///   binding made outside any task) its thread, and a task made inside it keeps its own copy.
+/// - **Droppable references** (`DroppableReference`) own one retain of their object until it is dropped. A
+///   reader copies the object (a retain) only while it holds the word's lock bit, and dropping takes that bit
+///   before it releases, so a release never overtakes a reader's retain.
 /// - **Once values** (`OnceValue`) are written once, before the address is published, and freed only by
 ///   their owner's `deinit`, after which no reader can hold the owner; a reader borrows the value in place.
 /// - **The `Sendable` claim** (`SendableReference`, and `AtomicReference`'s): what crosses threads through
@@ -234,6 +244,64 @@ package enum Unsafe {
 
         package init(_ object: Object) {
             self.object = object
+        }
+    }
+}
+
+extension Unsafe {
+    /// A strong reference that any thread may copy and that is dropped once, when it is no longer needed: what
+    /// a lazy property wrapper keeps of its container until it has resolved. One atomic word, the object's
+    /// address (retained) with bit 0 set while a thread copies or drops it: where a lock would cost an
+    /// allocation, a mutex to set up and tear down, and two lock sections per use.
+    ///
+    /// The bit is held for one retain or one store, never while other code runs, so a thread that finds it
+    /// set waits a few instructions (and gives up the processor now and then, in case the holder was
+    /// preempted).
+    package struct DroppableReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
+        /// The object's address, retained, with the lock bit in bit 0; `0` once dropped.
+        private let word: Atomic<UInt>
+
+        package init(_ object: Object) {
+            word = Atomic(UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
+        }
+
+        deinit {
+            let word = word.load(ordering: .acquiring)
+            if word != 0 { Self.object(at: word).release() }
+        }
+
+        /// The object, retained for the caller; `nil` once dropped.
+        package func copy() -> Object? {
+            guard let word = lock() else { return nil }
+            let object = Self.object(at: word).retain().takeRetainedValue()
+            self.word.store(word, ordering: .releasing)
+            return object
+        }
+
+        /// Releases the object, after every copy under way has taken its own retain; later copies get `nil`.
+        package func drop() {
+            guard let word = lock() else { return }
+            self.word.store(0, ordering: .releasing)
+            Self.object(at: word).release()
+        }
+
+        /// Sets the lock bit and returns the word without it; `nil` (and no bit set) once dropped.
+        private func lock() -> UInt? {
+            var attempts = 0
+            while true {
+                let word = word.load(ordering: .relaxed)
+                if word == 0 { return nil }
+                if word & 1 == 0,
+                   self.word.compareExchange(expected: word, desired: word | 1, ordering: .acquiring).exchanged {
+                    return word
+                }
+                attempts += 1
+                if attempts % 64 == 0 { sched_yield() }
+            }
+        }
+
+        private static func object(at word: UInt) -> Unmanaged<Object> {
+            Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: word).unsafelyUnwrapped)
         }
     }
 }
