@@ -106,6 +106,16 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // What a handler pays for a `@LazyInject` it reads once: the wrapper made (capturing the ambient
+    // container), the first read resolving, the owner released.
+    Benchmark("Container.lazyinject-owner-first-read", configuration: Scenario.micro) { benchmark in
+        withContainer(app) {
+            for _ in benchmark.scaledIterations {
+                blackHole(LazyInjectOwner().cache)
+            }
+        }
+    }
+
     let owner = withContainer(app) {
         let owner = LazyInjectOwner()
         blackHole(owner.cache)
