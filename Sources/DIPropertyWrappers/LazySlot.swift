@@ -25,7 +25,6 @@ final class LazySlot<Value> {
     /// container holds does not keep that container alive through its own lazy properties.
     private let captured: Unsafe.DroppableReference<Container>
 
-    @usableFromInline
     init(_ request: LazyRequest<Value>, container: Container, wrapper: String, location: SourceLocation) {
         self.request = request
         self.wrapper = wrapper
@@ -66,7 +65,7 @@ final class LazySlot<Value> {
     func resolve() throws(InjectionError) -> Value {
         if let address = published.address { return address.pointee }
         guard let container = captured.copy() else {
-            // Published by another thread between the load and the lock (it publishes, then drops the
+            // Published by another thread between the load and the copy (it publishes, then drops the
             // container).
             return published.address.unsafelyUnwrapped.pointee
         }
