@@ -61,6 +61,22 @@ private final class Egg {
         #expect(report.$database.container == nil)
     }
 
+    /// The property keeps the container it captured alive until its first read, and no longer: a container
+    /// that nothing else holds is freed by that read (and not leaked by the property).
+    @Test func aContainerOnlyTheLazyPropertyHoldsIsFreedByItsFirstRead() throws {
+        weak var captured: Container?
+        let job = try {
+            let app = Container(name: "app")
+            try app.register(Database.self) { _ in Database() }
+            captured = app
+            return withContainer(app) { Job() }
+        }()
+        #expect(captured != nil)
+        _ = job.database
+        #expect(captured == nil)
+        #expect(job.$database.container == nil)
+    }
+
     @Test func optionalIsNilWhenNothingIsRegistered() throws {
         let (_, checkout) = try makeApp()
         let report = withContainer(checkout) { Report() }
