@@ -162,11 +162,11 @@ package struct Registry: ~Copyable, Sendable {
     }
 
     /// The registration for `key` among the pending ones, for a caller that loaded the published table (with
-    /// `tableInSection()`), found it announcing pending registrations, and did not find `key` in it: the
-    /// resolve fast path, which would otherwise search the table a second time.
+    /// `tableInSection()`), found it announcing pending registrations, and did not find `key` in it (the
+    /// resolve fast path's twin is `pendingEntry(for:hash:)`, which also hands over a kept value's box).
     ///
     /// Also finds `key` in a table published since, which a publish may have moved the pending ones into.
-    package func pendingRegistration(for key: RegistrationKey, hash: UInt) -> Registration? {
+    private func pendingRegistration(for key: RegistrationKey, hash: UInt) -> Registration? {
         // Ordered after the caller's acquiring load of the published word, which the bits were set before.
         let bits = Self.pendingBits(of: hash)
         guard pendingKeyBits.load(ordering: .relaxed) & bits == bits else { return nil }
