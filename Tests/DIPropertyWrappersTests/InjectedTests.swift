@@ -18,7 +18,7 @@ private struct Tick: Sendable {
     @LazyInjected(\.clock) var lazyClock
 }
 
-@Suite struct InjectedTests {
+@Suite(.timeLimit(.minutes(1))) struct InjectedTests {
     @Test func eagerlyResolvesTheKeysDefault() throws {
         let app = Container(name: "app")
         let scheduler = withContainer(app) { Scheduler() }
