@@ -136,6 +136,19 @@ let serverTargets: [Target] = [
         ],
         path: "Sources/RequestProbe"
     ),
+    // Both servers answering load.sh's mix in one process, through Hummingbird's responder, without sockets.
+    .executableTarget(
+        name: "server-probe",
+        dependencies: [
+            "ShopServer",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+        ],
+        path: "Sources/ServerProbe"
+    ),
     .testTarget(
         name: "ShopServerTests",
         dependencies: [
