@@ -70,9 +70,14 @@ public struct RequestInfo: Sendable, Hashable {
     /// - Parameters:
     ///   - request: The request.
     ///   - context: The request's context, whose logger carries the request's ID.
-    public init<Context: RequestContext>(_ request: Request, context: Context) {
-        let id = context.logger[metadataKey: "hb.request.id"]
-        self.init(request, identifier: id.map(Identifier.metadata) ?? .text(context.id))
+    public init<Context: RequestContext>(_ request: borrowing Request, context: borrowing Context) {
+        let identifier: Identifier
+        if let id = context.logger[metadataKey: "hb.request.id"] {
+            identifier = .metadata(id)
+        } else {
+            identifier = .text(context.id)
+        }
+        self.init(request, identifier: identifier)
     }
 
     /// The values of `request`, with the ID `id`.
@@ -84,11 +89,11 @@ public struct RequestInfo: Sendable, Hashable {
     /// - Parameters:
     ///   - request: The request.
     ///   - id: The request's ID.
-    public init(_ request: Request, id: String) {
+    public init(_ request: borrowing Request, id: String) {
         self.init(request, identifier: .text(id))
     }
 
-    private init(_ request: Request, identifier: Identifier) {
+    private init(_ request: borrowing Request, identifier: Identifier) {
         self.identifier = identifier
         self.method = request.method.rawValue
         self.path = request.uri.path
