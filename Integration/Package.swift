@@ -123,11 +123,13 @@ let serverTargets: [Target] = [
         ],
         path: "Sources/ShopServerMain"
     ),
+    // What the probes share: emptying the caches after every request (`PROBE_EVICT_KB`).
+    .target(name: "ProbeSupport"),
     // What the container server does per request, without HTTP, for an instruction counter (callgrind).
     .executableTarget(
         name: "request-probe",
         dependencies: [
-            "ShopServer", "ShopApp", "ShopCore", "Cart",
+            "ShopServer", "ShopApp", "ShopCore", "Cart", "ProbeSupport",
             .product(name: "DICore", package: "DIToolkit"),
             .product(name: "DIScopes", package: "DIToolkit"),
             .product(name: "DIPropertyWrappers", package: "DIToolkit"),
@@ -140,7 +142,7 @@ let serverTargets: [Target] = [
     .executableTarget(
         name: "server-probe",
         dependencies: [
-            "ShopServer",
+            "ShopServer", "ProbeSupport",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

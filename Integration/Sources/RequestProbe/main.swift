@@ -29,6 +29,7 @@ import Cart
 import ShopApp
 import ShopCore
 import ShopServer
+import ProbeSupport
 #if canImport(Glibc)
 import Glibc
 #else
@@ -97,25 +98,12 @@ let journal = try server.server!.resolve(UnitOfWorkJournal.self)
     await container.closeAsync()
 }
 
-/// Bytes of other memory written after every request (`PROBE_EVICT_KB`).
-let evictedBytes = (getenv("PROBE_EVICT_KB").flatMap { Int(String(cString: $0)) } ?? 0) * 1024
-
-/// Writes one byte of every 64 of `buffer`: every cache line of it.
-@Sendable func evict(_ buffer: UnsafeMutableRawBufferPointer) {
-    var offset = 0
-    while offset < buffer.count {
-        buffer.storeBytes(of: UInt8(truncatingIfNeeded: offset), toByteOffset: offset, as: UInt8.self)
-        offset += 64
-    }
-}
-
 /// Serves `count` requests numbered from `first`, evicting after each when `PROBE_EVICT_KB` asks for it.
 @Sendable func serve(_ count: Int, from first: Int) async throws {
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: evictedBytes, alignment: 64)
-    defer { buffer.deallocate() }
+    let eviction = CacheEviction()
     for index in first..<first + count {
         try await serve(index)
-        if evictedBytes > 0 { evict(buffer) }
+        eviction.run()
     }
 }
 

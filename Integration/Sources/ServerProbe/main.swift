@@ -19,12 +19,8 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOEmbedded
+import ProbeSupport
 import ShopServer
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 
 var words = CommandLine.arguments.dropFirst()
 /// `middleware`: a route that answers a string, with and without the request-container middleware.
@@ -37,9 +33,6 @@ guard arguments.allSatisfy({ ($0 ?? 0) > 0 }), arguments.count <= 2 else {
 }
 let rounds = arguments.first.flatMap { $0 } ?? 5
 let count = arguments.dropFirst().first.flatMap { $0 } ?? 100_000
-/// Bytes of other memory written after every request (`PROBE_EVICT_KB`).
-let evictedBytes = (getenv("PROBE_EVICT_KB").flatMap { Int(String(cString: $0)) } ?? 0) * 1024
-
 /// A request ID formatted only when read, as Hummingbird's own.
 struct ProbeRequestID: CustomStringConvertible, Sendable {
     let value: Int
@@ -71,8 +64,7 @@ let mix: [(head: HTTPRequest, body: String)] = {
     // A handler that keeps metadata, as the application's does: the middleware reads `hb.request.id` from it.
     var logger = Logger(label: "server-probe")
     logger.logLevel = .critical
-    let evicted = UnsafeMutableRawBufferPointer.allocate(byteCount: evictedBytes, alignment: 64)
-    defer { evicted.deallocate() }
+    let eviction = CacheEviction()
     let start = ContinuousClock.now
     for index in 0..<count {
         let (head, body) = mix[index % mix.count]
@@ -85,10 +77,7 @@ let mix: [(head: HTTPRequest, body: String)] = {
             print("server-probe: \(head.method) \(head.path ?? "") answered \(response.status)")
             exit(1)
         }
-        // One byte of every cache line: the next request finds nothing of this one's in the caches.
-        for offset in stride(from: 0, to: evictedBytes, by: 64) {
-            evicted.storeBytes(of: UInt8(truncatingIfNeeded: offset), toByteOffset: offset, as: UInt8.self)
-        }
+        eviction.run()
     }
     let elapsed = ContinuousClock.now - start
     let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
