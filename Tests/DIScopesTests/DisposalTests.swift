@@ -28,7 +28,7 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
     }
 }
 
-@Suite struct DisposalTests {
+@Suite(.timeLimit(.minutes(1))) struct DisposalTests {
     @Test(arguments: KeptLifetime.allCases)
     func theHolderDisposesOnCloseAndNoOtherContainerDoes(lifetime: KeptLifetime) throws {
         let tree = try Tree(widget: lifetime.makeScope())
