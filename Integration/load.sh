@@ -4,14 +4,21 @@
 #   Integration/load.sh                 60 s of load per variant (the README's table)
 #   Integration/load.sh --short         a few seconds per variant (CI); fails on any non-2xx or memory growth
 #   Integration/load.sh --duration 30 --port 9000 --connections 8
+#   Integration/load.sh --calibrate     the hand-wired server against itself with 500 distinct functions
+#                                       (cold-code) and with the same instructions in one (hot-loop) per request
 #
-# Builds shop-server in release, starts both variants on 127.0.0.1 (ports PORT and PORT+1), warms each up,
+# Builds shop-server in release, starts the variants on 127.0.0.1 (ports PORT, PORT+1, ...), warms each up,
 # then drives them with wrk (Integration/Load/mix.lua: GET /products, POST /cart/items, POST /checkout,
-# GET /health) in alternating slices, so that whatever else the machine does hits both alike. Prints one
+# GET /health) in alternating slices, so that whatever else the machine does hits them alike. Prints one
 # table: requests/s, p50 and p99 latency, non-2xx responses, resident memory (VmRSS) after the warm-up and at
-# the end, for both variants, and the ratios. Exits non-zero on any non-2xx response or socket error, on
-# resident memory growing more than MAX_RSS_GROWTH_PERCENT (5) after the warm-up, or when a server does not
-# shut down cleanly on SIGTERM.
+# the end, for every variant, and the ratios to the hand-wired server. Exits non-zero on any non-2xx response
+# or socket error, on resident memory growing more than MAX_RSS_GROWTH_PERCENT (5) after the warm-up, or when a
+# server does not shut down cleanly on SIGTERM.
+#
+# --calibrate measures what code costs under load apart from its instructions: cold-code's 500 functions run
+# the same instructions as hot-loop's one, but each of their cache lines is fetched again on every request, as
+# a request container's are. It prints the difference per request and per line of that code, the exchange rate
+# between Integration/cold-lines.sh's counts and throughput on this machine.
 set -euo pipefail
 script="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
 cd "$(dirname "$script")"
@@ -21,10 +28,12 @@ warmup=10            # seconds of warm-up per variant, before the first memory r
 slices=6             # the measured load of each variant is split into this many alternating slices
 connections=8        # wrk connections, one wrk thread each (one user per connection)
 port=${PORT:-8089}
+calibrate=0
 max_rss_growth=${MAX_RSS_GROWTH_PERCENT:-5}
 while [ $# -gt 0 ]; do
     case "$1" in
         --short) duration=6; warmup=4; slices=2 ;;
+        --calibrate) calibrate=1 ;;
         --duration) duration=$2; shift ;;
         --warmup) warmup=$2; shift ;;
         --slices) slices=$2; shift ;;
@@ -50,6 +59,13 @@ fi
 echo "== Building shop-server (release)"
 swift build -c release --scratch-path .build-release --product shop-server
 bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/shop-server"
+if [ "$calibrate" -eq 1 ]; then
+    # The distinct 64-byte lines of machine code cold-code runs: its 500 functions and their thunks.
+    cold_lines=$(nm -S --defined-only "$bin" | grep -E 'ShopServer[0-9]+step[0-9]+' | while read -r address size _ _; do
+        first=$(( 0x$address / 64 )); last=$(( (0x$address + 0x$size - 1) / 64 ))
+        seq "$first" "$last"
+    done | sort -u | wc -l)
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -59,12 +75,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The variants, each with its shop-server flags; the last is the baseline the others are compared with.
 variants=(container hand-wired)
+[ "$calibrate" -eq 1 ] && variants=(cold-code hot-loop hand-wired)
 declare -A pid_of port_of
+declare -A flags_of=(
+    [container]="" [hand-wired]="--hand-wired"
+    [cold-code]="--hand-wired --synthetic-work cold-code" [hot-loop]="--hand-wired --synthetic-work hot-loop"
+)
 start() {  # variant port
-    local flag=""
-    [ "$1" = hand-wired ] && flag=--hand-wired
-    "$bin" --host 127.0.0.1 --port "$2" $flag >"$work/$1.log" 2>&1 &
+    # shellcheck disable=SC2086  # the flags are words
+    "$bin" --host 127.0.0.1 --port "$2" ${flags_of[$1]} >"$work/$1.log" 2>&1 &
     pid_of[$1]=$!
     port_of[$1]=$2
     pids+=("$!")
@@ -84,9 +105,8 @@ drive() {  # variant seconds output
     if [ -s "$3.err" ]; then sed 's/^/  wrk: /' "$3.err" >&2; fi
 }
 
-echo "== Starting both variants, warming up ${warmup}s each"
-start container "$port"
-start hand-wired "$((port + 1))"
+echo "== Starting ${variants[*]}, warming up ${warmup}s each"
+for index in "${!variants[@]}"; do start "${variants[$index]}" "$((port + index))"; done
 declare -A rss_before rss_after
 for variant in "${variants[@]}"; do
     drive "$variant" "$warmup" "$work/$variant.warmup"
@@ -95,9 +115,9 @@ done
 
 echo "== Measuring ${slices} × ${slice}s per variant, alternating"
 for i in $(seq 1 "$slices"); do
-    # Alternate which variant goes first, so neither always follows the other.
-    order=("${variants[@]}")
-    [ $((i % 2)) -eq 0 ] && order=(hand-wired container)
+    # Rotate which variant goes first, so none always follows the same other.
+    shift=$(( (i - 1) % ${#variants[@]} ))
+    order=("${variants[@]:shift}" "${variants[@]:0:shift}")
     for variant in "${order[@]}"; do drive "$variant" "$slice" "$work/$variant.slice$i"; done
 done
 for variant in "${variants[@]}"; do rss_after[$variant]=$(rss_kb "${pid_of[$variant]}"); done
@@ -122,35 +142,56 @@ summarize() {  # variant
                 v["p50_us"] / n / 1000, v["p99_us"] / n / 1000, v["non2xx"], v["socket_errors"], before, after
         }'
 }
-read -r c_rps c_p50 c_p99 c_bad c_err c_before c_after <<<"$(summarize container)"
-read -r h_rps h_p50 h_p99 h_bad h_err h_before h_after <<<"$(summarize hand-wired)"
+baseline=${variants[-1]}
+declare -A summary_of
+for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant"); done
 
-awk -v c="$c_rps $c_p50 $c_p99 $c_bad $c_err $c_before $c_after" \
-    -v h="$h_rps $h_p50 $h_p99 $h_bad $h_err $h_before $h_after" \
-    -v duration="$duration" -v warmup="$warmup" -v conns="$connections" -v max="$max_rss_growth" '
+# One row per variant, then one ratio row per variant against the baseline.
+{
+    for variant in "${variants[@]}"; do echo "row $variant ${summary_of[$variant]}"; done
+    for variant in "${variants[@]:0:${#variants[@]}-1}"; do
+        echo "ratio $variant / $baseline ${summary_of[$variant]} ${summary_of[$baseline]}"
+    done
+} | awk -v duration="$duration" -v warmup="$warmup" -v conns="$connections" -v cores="$(nproc)" \
+    -v calibrate="$calibrate" -v lines="${cold_lines:-0}" '
     function growth(b, a) { return (a - b) * 100 / b }
     BEGIN {
-        split(c, C, " "); split(h, H, " ")
         printf "\nshop-server under wrk: %d s per variant after %d s of warm-up, %d connections, 127.0.0.1\n\n",
             duration, warmup, conns
         printf "| %-22s | %9s | %8s | %8s | %7s | %10s | %10s | %7s |\n",
             "variant", "req/s", "p50 ms", "p99 ms", "non-2xx", "RSS warm", "RSS end", "growth"
         printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n", "------------------------", "----------:", "---------:",
             "---------:", "--------:", "-----------:", "-----------:", "--------:"
-        printf "| %-22s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", "container",
-            C[1], C[2], C[3], C[4] + C[5], C[6] / 1024, C[7] / 1024, growth(C[6], C[7])
-        printf "| %-22s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", "hand-wired",
-            H[1], H[2], H[3], H[4] + H[5], H[6] / 1024, H[7] / 1024, growth(H[6], H[7])
+    }
+    $1 == "row" {
+        printf "| %-22s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", $2,
+            $3, $4, $5, $6 + $7, $8 / 1024, $9 / 1024, growth($8, $9)
+        rps[$2] = $3; p50[$2] = $4
+    }
+    $1 == "ratio" {
+        # $2 / $4: the variant ($5..$11) over the baseline ($12..$18).
         printf "| %-22s | %9.3f | %8.3f | %8.3f | %7s | %10.3f | %10.3f | %7s |\n",
-            "container / hand-wired", C[1] / H[1], C[2] / H[2], C[3] / H[3], "", C[6] / H[6], C[7] / H[7], ""
-        printf "\nContainer cost: throughput %+.1f%%, p50 %+.1f%% (target: at most 5%% each).\n",
-            (H[1] - C[1]) * 100 / H[1], (C[2] - H[2]) * 100 / H[2]
+            $2 " / " $4, $5 / $12, $6 / $13, $7 / $14, "", $10 / $17, $11 / $18, ""
+        if (!calibrate) {
+            printf "\nContainer cost: throughput %+.1f%%, p50 %+.1f%% (target: at most 5%% each).\n",
+                ($12 - $5) * 100 / $12, ($6 - $13) * 100 / $13
+        }
+    }
+    END {
+        if (calibrate) {
+            # Machine time per request (every core is busy): cores / throughput.
+            cold = cores / rps["cold-code"] * 1e6; hot = cores / rps["hot-loop"] * 1e6
+            printf "\nThe same instructions cost %.1f us more per request spread over 500 functions than in one", cold - hot
+            printf " (%.1f%% of throughput)", (rps["hot-loop"] - rps["cold-code"]) * 100 / rps["hot-loop"]
+            if (lines > 0) printf ": about %.0f ns per line of their %d lines of code", (cold - hot) * 1000 / lines, lines
+            printf ".\n"
+        }
     }'
 
 status=0
-for variant in container hand-wired; do
-    if [ "$variant" = container ]; then bad=$((c_bad + c_err)); b=$c_before; a=$c_after
-    else bad=$((h_bad + h_err)); b=$h_before; a=$h_after; fi
+for variant in "${variants[@]}"; do
+    read -r _ _ _ bad err b a <<<"${summary_of[$variant]}"
+    bad=$((bad + err))
     if [ "$bad" -ne 0 ]; then
         echo "FAIL: $variant answered $bad requests with a non-2xx status or a socket error." >&2
         status=1

@@ -55,6 +55,9 @@ public struct ShopServer: Sendable {
         public var configure: @Sendable (Container) throws -> Void
         /// The server's logger; the shop's services log to it at `debug`.
         public var logger: Logger
+        /// Work the hand-wired server adds to every request, to calibrate the load test (`Integration/calibrate.sh`);
+        /// `nil`, none, by default. Ignored by the container server.
+        public var syntheticWork: SyntheticWork?
 
         /// Makes the options.
         ///
@@ -184,7 +187,12 @@ public struct ShopServer: Sendable {
         )
         let checkout = PlainCheckout(gateway: gateway, orders: orders, logger: logger, clock: SystemClock())
         let journal = options.journal
+        let synthetic = options.syntheticWork
 
+        /// What the server does for every request before its handler: nothing, unless a calibration asks.
+        @Sendable func begin(_ request: Request) {
+            if let synthetic { synthetic.run(seed: request.method.rawValue.utf8.count) }
+        }
         @Sendable func cart(for request: Request) -> SessionCart {
             let user = request.headers[userHeader] ?? "guest"
             return SessionCart(session: UserSession(user: user), store: carts, pricing: pricing)
@@ -204,8 +212,12 @@ public struct ShopServer: Sendable {
         }
 
         let router = Router()
-        router.get("/products") { _, _ in try await ShopHandlers.products(catalog: catalog) }
+        router.get("/products") { request, _ in
+            begin(request)
+            return try await ShopHandlers.products(catalog: catalog)
+        }
         router.post("/cart/items") { request, context in
+            begin(request)
             let item = try await request.decode(as: ShopHandlers.AddItem.self, context: context)
             let added = try await withUnitOfWork(request, context) { work in
                 try await ShopHandlers.addItem(item, catalog: catalog, cart: cart(for: request), work: work)
@@ -213,11 +225,15 @@ public struct ShopServer: Sendable {
             return EditedResponse(status: .created, response: added)
         }
         router.post("/checkout") { request, context in
-            try await withUnitOfWork(request, context) { work in
+            begin(request)
+            return try await withUnitOfWork(request, context) { work in
                 try await ShopHandlers.checkout(cart: cart(for: request), checkout: checkout, work: work)
             }
         }
-        router.get("/health") { _, _ in ShopHandlers.health(journal: journal) }
+        router.get("/health") { request, _ in
+            begin(request)
+            return ShopHandlers.health(journal: journal)
+        }
 
         let application = Application(router: router, configuration: configuration(options), logger: options.logger)
         return ShopServer(application: application, shop: nil, server: nil, requestContainers: nil)

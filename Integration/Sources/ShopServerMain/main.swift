@@ -1,6 +1,7 @@
 // shop-server: the shop over HTTP, one request container per request.
 //
 //   swift run --package-path Integration shop-server [--host 127.0.0.1] [--port 8080] [--hand-wired]
+//       [--synthetic-work cold-code|hot-loop]
 //
 // The port can also come from the PORT environment variable. SIGTERM or SIGINT shut it down gracefully: the
 // server stops accepting connections, finishes the requests in flight, then closes the container tree.
@@ -10,12 +11,15 @@ import Logging
 import ShopServer
 
 let usage = """
-    usage: shop-server [--host ADDRESS] [--port PORT] [--hand-wired]
+    usage: shop-server [--host ADDRESS] [--port PORT] [--hand-wired] [--synthetic-work KIND]
 
       --host ADDRESS   the address to listen on (default 127.0.0.1)
       --port PORT      the port to listen on (default $PORT, else 8080)
       --hand-wired     serve the same handlers with services built by hand, without a container
                        (the baseline of Integration/load.sh)
+      --synthetic-work KIND
+                       with --hand-wired, add to every request 500 distinct functions (cold-code) or
+                       one function run 500 times (hot-loop): Integration/calibrate.sh's variants
     """
 
 var options = ShopServer.Options(port: ProcessInfo.processInfo.environment["PORT"].flatMap(Int.init) ?? 8080)
@@ -30,12 +34,21 @@ while let argument = arguments.popFirst() {
         options.port = port
     case "--hand-wired":
         options.wiring = .handWired
+    case "--synthetic-work":
+        guard let work = arguments.popFirst().flatMap(SyntheticWork.init(rawValue:)) else {
+            fail("--synthetic-work needs cold-code or hot-loop.\n\n\(usage)")
+        }
+        options.syntheticWork = work
     case "--help", "-h":
         print(usage)
         exit(0)
     default:
         fail("Unknown argument \(argument).\n\n\(usage)")
     }
+}
+
+if options.syntheticWork != nil, options.wiring != .handWired {
+    fail("--synthetic-work calibrates the hand-wired server: add --hand-wired.\n\n\(usage)")
 }
 
 func fail(_ message: String) -> Never {

@@ -30,7 +30,22 @@ import Testing
 
     @Test(.timeLimit(.minutes(1)), arguments: ShopServer.Wiring.allCases)
     func servesTheShopOverJSON(wiring: ShopServer.Wiring) async throws {
-        let server = try await ShopServer.make(ShopServer.Options(wiring: wiring))
+        try await Self.expectServesTheShop(ShopServer.Options(wiring: wiring))
+    }
+
+    /// The load test's calibration variants serve the same shop: the synthetic work changes only what each
+    /// request costs.
+    @Test(.timeLimit(.minutes(1)), arguments: SyntheticWork.allCases)
+    func theHandWiredServerServesTheShopWithSyntheticWork(work: SyntheticWork) async throws {
+        var options = ShopServer.Options(wiring: .handWired)
+        options.syntheticWork = work
+        try await Self.expectServesTheShop(options)
+    }
+
+    /// Lists the products, adds to a cart, checks out twice (the second finds the cart empty) and reads the
+    /// health, checking every answer.
+    private static func expectServesTheShop(_ options: ShopServer.Options) async throws {
+        let server = try await ShopServer.make(options)
         try await server.application.test(.router) { client in
             let products = try await client.execute(uri: "/products", method: .get)
             #expect(products.status == .ok)
