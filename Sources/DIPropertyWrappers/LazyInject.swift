@@ -26,7 +26,7 @@ import DICore
 @propertyWrapper
 public struct LazyInject<Value> {
     /// Owns the slot.
-    let slot: LazySlot<Value>
+    @usableFromInline let slot: LazySlot<Value>
     /// The same slot without reference counting, for reads: `slot` keeps it alive as long as this wrapper,
     /// so a read costs an atomic load and the value's retain, not also a retain and release of the slot.
     @usableFromInline let unownedSlot: Unsafe.Unowned<LazySlot<Value>>
@@ -41,6 +41,7 @@ public struct LazyInject<Value> {
     ///   - name: The registration name; `nil` for the unnamed registration.
     ///   - fileID: The property's file, printed if it cannot be injected; leave the default.
     ///   - line: The property's line, printed if it cannot be injected; leave the default.
+    @inlinable
     public init(name: String? = nil, fileID: String = #fileID, line: Int = #line) {
         let slot = LazySlot<Value>(
             .type(name: name), container: Container.ambient, wrapper: "@LazyInject",

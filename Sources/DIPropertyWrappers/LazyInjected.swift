@@ -14,7 +14,7 @@ import DICore
 @propertyWrapper
 public struct LazyInjected<Value> {
     /// Owns the slot.
-    let slot: LazySlot<Value>
+    @usableFromInline let slot: LazySlot<Value>
     /// The same slot without reference counting, for reads: `slot` keeps it alive as long as this wrapper,
     /// so a read costs an atomic load and the value's retain, not also a retain and release of the slot.
     @usableFromInline let unownedSlot: Unsafe.Unowned<LazySlot<Value>>
@@ -29,6 +29,7 @@ public struct LazyInjected<Value> {
     ///   - key: The key path of the key: `\.clock`.
     ///   - fileID: The property's file, printed if it cannot be injected; leave the default.
     ///   - line: The property's line, printed if it cannot be injected; leave the default.
+    @inlinable
     public init(_ key: ServiceKeyPath<Value>, fileID: String = #fileID, line: Int = #line) {
         let slot = LazySlot<Value>(
             .key(key), container: Container.ambient, wrapper: "@LazyInjected",

@@ -18,19 +18,24 @@ import DICore
 final class LazySlot<Value> {
     /// The resolved value, in memory the slot owns; empty until resolved.
     @usableFromInline let published = Unsafe.OnceValue<Value>()
-    private let request: LazyRequest<Value>
-    private let wrapper: String
-    private let location: SourceLocation
+    @usableFromInline let request: LazyRequest<Value>
+    @usableFromInline let wrapper: String
+    @usableFromInline let location: SourceLocation
     /// The container captured when the owner was created; dropped once resolved, so that an instance a
     /// container holds does not keep that container alive through its own lazy properties.
-    private let captured: Unsafe.DroppableReference<Container>
+    @usableFromInline let captured: Unsafe.DroppableReference<Container>
 
+    // Inlined into the wrappers' initializers, which their owners' modules specialize: made there, the slot
+    // costs no runtime lookup of its generic metadata.
+    @inlinable
     init(_ request: LazyRequest<Value>, container: Container, wrapper: String, location: SourceLocation) {
         self.request = request
         self.wrapper = wrapper
         self.location = location
         self.captured = Unsafe.DroppableReference(container)
     }
+
+    deinit { published.destroy() }
 
     /// The address of the value, resolving it on the first read; traps with the full diagnostic if that
     /// fails. Valid for the slot's life.
@@ -40,13 +45,16 @@ final class LazySlot<Value> {
         return addressResolvingOrTrapping()
     }
 
-    @usableFromInline
+    // The first read's path is inlined into the wrappers' `wrappedValue` too, so that it runs specialized for
+    // `Value` in the owner's module: generic here, it would resolve through the unspecialized `resolve` and ask
+    // the runtime for the metadata of the generic types it touches, a hash-map lookup each.
+    @inlinable
     func addressResolvingOrTrapping() -> UnsafePointer<Value> {
         _ = resolveOrTrap()
         return published.address.unsafelyUnwrapped
     }
 
-    @usableFromInline
+    @inlinable
     func resolveOrTrap() -> Value {
         do {
             return try resolve()
@@ -62,6 +70,7 @@ final class LazySlot<Value> {
     var container: Container? { captured.copy() }
 
     /// The value, resolving it if needed; throws instead of trapping.
+    @inlinable
     func resolve() throws(InjectionError) -> Value {
         if let address = published.address { return address.pointee }
         guard let container = captured.copy() else {
@@ -75,7 +84,8 @@ final class LazySlot<Value> {
         return kept.pointee
     }
 
-    private func resolve(from container: Container) throws(InjectionError) -> Value {
+    @inlinable
+    func resolve(from container: Container) throws(InjectionError) -> Value {
         switch request {
         case .type(let name):
             do {

@@ -77,6 +77,19 @@ private final class Egg {
         #expect(job.$database.container == nil)
     }
 
+    /// The resolved value lives in the property's slot (a transient, here, that nothing else keeps): it goes
+    /// with the owner, no later.
+    @Test func theResolvedValueIsReleasedWithItsOwner() throws {
+        let (_, checkout) = try makeApp()
+        try checkout.register(Draft.self) { _ in Draft() }
+        weak var draft: Draft?
+        var report: Report? = withContainer(checkout) { Report() }
+        draft = report?.draft
+        #expect(draft != nil)
+        report = nil
+        #expect(draft == nil)
+    }
+
     @Test func optionalIsNilWhenNothingIsRegistered() throws {
         let (_, checkout) = try makeApp()
         let report = withContainer(checkout) { Report() }

@@ -53,6 +53,8 @@ final class LazyStorage<Service> {
     }
 
     /// The address of the resolved value, `nil` until a read succeeds; valid for the storage's life.
+    deinit { published.destroy() }
+
     @inlinable @inline(__always)
     var address: UnsafePointer<Service>? { published.address }
 

@@ -45,7 +45,8 @@ import Darwin
 ///   reader copies the object (a retain) only while it holds the word's lock bit, and dropping takes that bit
 ///   before it releases, so a release never overtakes a reader's retain.
 /// - **Once values** (`OnceValue`) are written once, before the address is published, and freed only by
-///   their owner's `deinit`, after which no reader can hold the owner; a reader borrows the value in place.
+///   their owner's `deinit` (which calls `destroy()`), after which no reader can hold the owner; a reader
+///   borrows the value in place.
 /// - **The `Sendable` claim** (`SendableReference`, and `AtomicReference`'s): what crosses threads through
 ///   them are registration tables and key-path snapshots (immutable after they are built) and instance boxes,
 ///   which hold their value in a `let`; only services registered through the `Sendable`-constrained
@@ -257,10 +258,12 @@ extension Unsafe {
     /// The bit is held for one retain or one store, never while other code runs, so a thread that finds it
     /// set waits a few instructions (and gives up the processor now and then, in case the holder was
     /// preempted).
+    @usableFromInline
     package struct DroppableReference<Object: AnyObject & Sendable>: ~Copyable, Sendable {
         /// The object's address, retained, with the lock bit in bit 0; `0` once dropped.
         private let word: Atomic<UInt>
 
+        @usableFromInline
         package init(_ object: Object) {
             word = Atomic(UInt(bitPattern: Unmanaged.passRetained(object).toOpaque()))
         }
@@ -271,6 +274,7 @@ extension Unsafe {
         }
 
         /// The object, retained for the caller; `nil` once dropped.
+        @usableFromInline
         package func copy() -> Object? {
             guard let word = lock() else { return nil }
             let object = Self.object(at: word).retain().takeRetainedValue()
@@ -279,6 +283,7 @@ extension Unsafe {
         }
 
         /// Releases the object, after every copy under way has taken its own retain; later copies get `nil`.
+        @usableFromInline
         package func drop() {
             guard let word = lock() else { return }
             self.word.store(0, ordering: .releasing)
@@ -309,14 +314,22 @@ extension Unsafe {
 extension Unsafe {
     /// A value stored once, in memory that never moves, published through an atomic pointer: readers borrow it
     /// through `address` without a lock or a reference count, for the life of the owner.
+    ///
+    /// The owner's `deinit` calls `destroy()`. It has no `deinit` of its own: with one, an owner that is generic
+    /// code of another module (`@LazyInject`'s slot, specialized in its owner's module) asked the runtime for
+    /// this type's metadata, a hash-map lookup, when it was made and when its value was stored; the owner's
+    /// unspecialized `deinit` still asks once.
     @usableFromInline
     package struct OnceValue<Value>: ~Copyable {
         /// The address of the stored value; `0` until stored.
         @usableFromInline let word = Atomic<UInt>(0)
 
+        @inlinable
         package init() {}
 
-        deinit {
+        /// Destroys and frees the stored value, if one was stored. Its owner's `deinit` calls it, once, when
+        /// no reader can hold the owner any more.
+        package func destroy() {
             let word = word.load(ordering: .acquiring)
             guard word != 0 else { return }
             let storage = UnsafeMutablePointer<Value>(bitPattern: word).unsafelyUnwrapped
@@ -331,6 +344,7 @@ extension Unsafe {
         }
 
         /// Stores `value` unless one is stored already; returns the address of the value kept (the first).
+        @usableFromInline
         package func storeIfEmpty(_ value: Value) -> UnsafePointer<Value> {
             let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
             storage.initialize(to: value)
