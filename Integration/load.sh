@@ -116,8 +116,8 @@ done
 echo "== Measuring ${slices} × ${slice}s per variant, alternating"
 for i in $(seq 1 "$slices"); do
     # Rotate which variant goes first, so none always follows the same other.
-    shift=$(( (i - 1) % ${#variants[@]} ))
-    order=("${variants[@]:shift}" "${variants[@]:0:shift}")
+    first=$(( (i - 1) % ${#variants[@]} ))
+    order=("${variants[@]:first}" "${variants[@]:0:first}")
     for variant in "${order[@]}"; do drive "$variant" "$slice" "$work/$variant.slice$i"; done
 done
 for variant in "${variants[@]}"; do rss_after[$variant]=$(rss_kb "${pid_of[$variant]}"); done
@@ -166,7 +166,7 @@ for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant")
     $1 == "row" {
         printf "| %-22s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", $2,
             $3, $4, $5, $6 + $7, $8 / 1024, $9 / 1024, growth($8, $9)
-        rps[$2] = $3; p50[$2] = $4
+        rps[$2] = $3
     }
     $1 == "ratio" {
         # $2 / $4: the variant ($5..$11) over the baseline ($12..$18).
@@ -181,9 +181,11 @@ for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant")
         if (calibrate) {
             # Machine time per request (every core is busy): cores / throughput.
             cold = cores / rps["cold-code"] * 1e6; hot = cores / rps["hot-loop"] * 1e6
-            printf "\nThe same instructions cost %.1f us more per request spread over 500 functions than in one", cold - hot
-            printf " (%.1f%% of throughput)", (rps["hot-loop"] - rps["cold-code"]) * 100 / rps["hot-loop"]
-            if (lines > 0) printf ": about %.0f ns per line of their %d lines of code", (cold - hot) * 1000 / lines, lines
+            printf "\nThe same instructions cost %.1f us more per request spread over 500 functions", cold - hot
+            printf " than in one (%.1f%% of throughput)", (rps["hot-loop"] - rps["cold-code"]) * 100 / rps["hot-loop"]
+            if (lines > 0) {
+                printf ": about %.0f ns per line of their %d lines of code", (cold - hot) * 1000 / lines, lines
+            }
             printf ".\n"
         }
     }'

@@ -55,8 +55,8 @@ public struct ShopServer: Sendable {
         public var configure: @Sendable (Container) throws -> Void
         /// The server's logger; the shop's services log to it at `debug`.
         public var logger: Logger
-        /// Work the hand-wired server adds to every request, to calibrate the load test (`Integration/calibrate.sh`);
-        /// `nil`, none, by default. Ignored by the container server.
+        /// Work the hand-wired server adds to every request, to calibrate the load test
+        /// (`Integration/load.sh --calibrate`); `nil`, none, by default. Ignored by the container server.
         public var syntheticWork: SyntheticWork?
 
         /// Makes the options.

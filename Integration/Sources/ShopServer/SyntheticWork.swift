@@ -4,7 +4,7 @@ import Synchronization
 /// *code* costs a server under load, apart from the instructions it runs.
 ///
 /// ```sh
-/// shop-server --hand-wired --synthetic-work cold-code     # or: Integration/calibrate.sh
+/// shop-server --hand-wired --synthetic-work cold-code     # or all three: Integration/load.sh --calibrate
 /// ```
 ///
 /// Both kinds run the same instructions per request, about 10,000. ``coldCode`` spreads them over 500

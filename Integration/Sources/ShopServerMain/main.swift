@@ -19,7 +19,7 @@ let usage = """
                        (the baseline of Integration/load.sh)
       --synthetic-work KIND
                        with --hand-wired, add to every request 500 distinct functions (cold-code) or
-                       one function run 500 times (hot-loop): Integration/calibrate.sh's variants
+                       one function run 500 times (hot-loop): load.sh --calibrate's variants
     """
 
 var options = ShopServer.Options(port: ProcessInfo.processInfo.environment["PORT"].flatMap(Int.init) ?? 8080)

@@ -52,9 +52,9 @@ final class LazyStorage<Service> {
         _ = published.storeIfEmpty(value)
     }
 
-    /// The address of the resolved value, `nil` until a read succeeds; valid for the storage's life.
     deinit { published.destroy() }
 
+    /// The address of the resolved value, `nil` until a read succeeds; valid for the storage's life.
     @inlinable @inline(__always)
     var address: UnsafePointer<Service>? { published.address }
 
