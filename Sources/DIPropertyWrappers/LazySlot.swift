@@ -35,8 +35,6 @@ final class LazySlot<Value> {
         self.captured = Unsafe.DroppableReference(container)
     }
 
-    deinit { published.destroy() }
-
     /// The address of the value, resolving it on the first read; traps with the full diagnostic if that
     /// fails. Valid for the slot's life.
     @inlinable

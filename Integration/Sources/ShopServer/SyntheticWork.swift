@@ -7,12 +7,12 @@ import Synchronization
 /// shop-server --hand-wired --synthetic-work cold-code     # or all three: Integration/load.sh --calibrate
 /// ```
 ///
-/// Both kinds run the same instructions per request, about 10,000. ``coldCode`` spreads them over 500
-/// functions of their own (about 40 KB of machine code, some 630 cache lines that nothing else runs), so
-/// that under load, where the kernel and the HTTP stack run between two requests, every line is fetched
-/// again on every request, as the lines of a request container's code are. ``hotLoop`` runs them in one
-/// small function, whose few lines stay cached. The difference between the two, measured in one load run
-/// against the plain hand-wired server, is what those lines cost: the exchange rate between the counts of
+/// Both kinds run the same instructions per request, about 10,000. ``coldCode`` spreads them over 500 functions of
+/// their own (with their thunks about 840 cache lines of machine code that nothing else runs; `load.sh --calibrate`
+/// counts them in the binary), so that under load, where the kernel and the HTTP stack run between two requests,
+/// every line is fetched again on every request, as the lines of a request container's code are. ``hotLoop`` runs
+/// them in one small function, whose few lines stay cached. The difference between the two, measured in one load
+/// run against the plain hand-wired server, is what those lines cost: the exchange rate between the counts of
 /// `Integration/cold-lines.sh` and throughput.
 public enum SyntheticWork: String, Sendable, CaseIterable {
     /// 500 distinct functions, each called once per request.

@@ -52,8 +52,6 @@ final class LazyStorage<Service> {
         _ = published.storeIfEmpty(value)
     }
 
-    deinit { published.destroy() }
-
     /// The address of the resolved value, `nil` until a read succeeds; valid for the storage's life.
     @inlinable @inline(__always)
     var address: UnsafePointer<Service>? { published.address }

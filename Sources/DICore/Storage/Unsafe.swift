@@ -45,8 +45,7 @@ import Darwin
 ///   reader copies the object (a retain) only while it holds the word's lock bit, and dropping takes that bit
 ///   before it releases, so a release never overtakes a reader's retain.
 /// - **Once values** (`OnceValue`) are written once, before the address is published, and freed only by
-///   their owner's `deinit` (which calls `destroy()`), after which no reader can hold the owner; a reader
-///   borrows the value in place.
+///   their owner's `deinit`, after which no reader can hold the owner; a reader borrows the value in place.
 /// - **The `Sendable` claim** (`SendableReference`, and `AtomicReference`'s): what crosses threads through
 ///   them are registration tables and key-path snapshots (immutable after they are built) and instance boxes,
 ///   which hold their value in a `let`; only services registered through the `Sendable`-constrained
@@ -314,11 +313,6 @@ extension Unsafe {
 extension Unsafe {
     /// A value stored once, in memory that never moves, published through an atomic pointer: readers borrow it
     /// through `address` without a lock or a reference count, for the life of the owner.
-    ///
-    /// The owner's `deinit` calls `destroy()`. It has no `deinit` of its own: with one, an owner that is generic
-    /// code of another module (`@LazyInject`'s slot, specialized in its owner's module) asked the runtime for
-    /// this type's metadata, a hash-map lookup, when it was made and when its value was stored; the owner's
-    /// unspecialized `deinit` still asks once.
     @usableFromInline
     package struct OnceValue<Value>: ~Copyable {
         /// The address of the stored value; `0` until stored.
@@ -327,9 +321,7 @@ extension Unsafe {
         @inlinable
         package init() {}
 
-        /// Destroys and frees the stored value, if one was stored. Its owner's `deinit` calls it, once, when
-        /// no reader can hold the owner any more.
-        package func destroy() {
+        deinit {
             let word = word.load(ordering: .acquiring)
             guard word != 0 else { return }
             let storage = UnsafeMutablePointer<Value>(bitPattern: word).unsafelyUnwrapped
