@@ -50,7 +50,7 @@ extension Container {
 
     /// Awaits the `dispose()` of `value`, an instance of `Instance`, as `dispose(_:)` calls a `Disposable`'s.
     private static func dispose<Instance: AsyncDisposable>(_ value: Any, as type: Instance.Type) async {
-        await (value as! Instance).dispose()
+        await Unsafe.cast(value, to: Instance.self).dispose()
     }
 
     /// How each type's instances are disposed of by `closeAsync()`: `AsyncDisposable` first, as it says. Releasing

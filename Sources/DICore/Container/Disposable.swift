@@ -90,10 +90,10 @@ extension Container {
 
     /// Calls the `dispose()` of `value` as an `Instance`: the type `disposals` found for it, which is `value`'s
     /// own dynamic type (or, for an optional or an `AnyHashable`, that of what it holds, which `as!` looks
-    /// inside too), so the cast cannot fail. `as!` asks the runtime for no `Optional<Instance>` metadata, which
-    /// `as?` would on every call.
+    /// inside too), so the cast cannot fail; usually `value` was stored as that very type, and is read as it
+    /// without the runtime's cast (`Unsafe.cast(_:to:)`).
     package static func dispose<Instance: Disposable>(_ value: Any, as type: Instance.Type) {
-        (value as! Instance).dispose()
+        Unsafe.cast(value, to: Instance.self).dispose()
     }
 
     /// How each type's instances are disposed of: the type as a `Disposable`, or `nil`. Releasing an instance

@@ -46,6 +46,8 @@ import Darwin
 ///   before it releases, so a release never overtakes a reader's retain.
 /// - **Once values** (`OnceValue`) are written once, before the address is published, and freed only by
 ///   their owner's `deinit`, after which no reader can hold the owner; a reader borrows the value in place.
+/// - **Exact casts** (`cast(_:to:)`) reinterpret a value taken out of `Any` as a type only after checking
+///   that the type is the very one the value was stored as: the same type, read as itself.
 /// - **The `Sendable` claim** (`SendableReference`, and `AtomicReference`'s): what crosses threads through
 ///   them are registration tables and key-path snapshots (immutable after they are built) and instance boxes,
 ///   which hold their value in a `let`; only services registered through the `Sendable`-constrained
@@ -366,6 +368,25 @@ extension Unsafe {
         guard let storage = taskLocalValueAddress(UnsafeRawPointer(Unmanaged.passUnretained(local).toOpaque()))
         else { return nil }
         return Unowned(address: storage.load(as: UnsafeRawPointer.self))
+    }
+}
+
+extension Unsafe {
+    /// `value as! Instance`, for a caller that knows `value` is an `Instance`: without asking the runtime to
+    /// cast it when `Instance` is exactly the type `value` was stored in `Any` as (an instance of a subclass
+    /// stored as its superclass, or an optional, is cast as usual).
+    ///
+    /// A cast from `Any` asks the runtime to find the value's dynamic type and to check it against the target:
+    /// some 260 instructions over a few dozen cache lines of the runtime's casting code, which a server runs
+    /// for every request-scoped instance it disposes. Opening the `Any` and comparing two metadata pointers
+    /// says the same when they are equal. (No `Optional<Instance>` on the way: in the unspecialised code that
+    /// calls this, one would cost a metadata lookup.)
+    @inlinable
+    package static func cast<Instance>(_ value: Any, to type: Instance.Type) -> Instance {
+        func stored<Stored>(_ stored: Stored) -> Instance {
+            Stored.self == Instance.self ? unsafeBitCast(stored, to: Instance.self) : value as! Instance
+        }
+        return _openExistential(value, do: stored)
     }
 }
 
