@@ -219,7 +219,8 @@ public final class Container: Sendable {
             swap(&taken, &state.held.instances)
             return taken
         }
-        return Self.distinct(held)
+        // A request's container that built nothing holds nothing: no call to make.
+        return held.count < 2 ? held : Self.distinct(held)
     }
 
     /// `instances` with each slot once, oldest first. A few (a request's container holds two or three) are

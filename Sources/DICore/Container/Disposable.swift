@@ -44,7 +44,8 @@ extension Container {
     /// Hands over the instances this closed container held, oldest first: those of its held slots, then
     /// those the lifetimes of `registrations` kept elsewhere. Its children are the caller's business.
     package func releaseOwnInstances(of registrations: [Registration]) -> [Any] {
-        var values = Self.take(releaseAllHeld())
+        let held = releaseAllHeld()
+        var values = held.isEmpty ? [] : Self.take(held)
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
                 values += lifetime.release(registration, in: self)
