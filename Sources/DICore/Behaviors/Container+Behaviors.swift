@@ -26,6 +26,7 @@ extension Container {
 
     /// Called by `child(name:tags:)` once the child is in the list of children, so that a resolution
     /// behaviour added concurrently to an ancestor reaches it either through that list or through this check.
+    @inline(__always)
     package func inheritBehaviors(from parent: Container) {
         if parent.registry.observesResolutions { registry.observeResolutions() }
     }

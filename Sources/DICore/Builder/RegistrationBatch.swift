@@ -57,8 +57,15 @@ final class RegistrationBatch: Sendable {
     }
 
     /// The open batch staging registrations for `container`, if this code runs inside its `apply`.
+    @inline(__always)
     static func active(for container: Container) -> RegistrationBatch? {
+        // Inlined: the check every registration makes, and the only part that runs while no batch is open.
         guard open.load(ordering: .relaxed) != 0 else { return nil }
+        return opened(for: container)
+    }
+
+    /// `active(for:)` once some batch is open somewhere.
+    private static func opened(for container: Container) -> RegistrationBatch? {
         var batch = current
         while let candidate = batch {
             if candidate.container === container { return candidate.isOpen ? candidate : nil }

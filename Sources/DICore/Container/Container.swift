@@ -212,6 +212,7 @@ public final class Container: Sendable {
 
     /// Forgets every held instance and returns them, oldest first, and refuses to hold more (used when the
     /// container is closed).
+    @inline(__always)
     package func releaseAllHeld() -> [HeldInstance] {
         let held = state.withLock { state in
             state.held.isClosed = true

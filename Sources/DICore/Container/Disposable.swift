@@ -37,6 +37,7 @@ extension Container {
     /// Marks this container closed, before its children are closed, so that a child made concurrently is
     /// closed too; returns the registrations it held that have a lifetime strategy, or `nil` when it already
     /// was closed.
+    @inline(__always)
     package func markClosed() -> [Registration]? {
         registry.close()
     }

@@ -227,6 +227,7 @@ package struct Registry: ~Copyable, Sendable {
     /// Keeps `value` without making its registration (see `PendingValue`), when this container is open and
     /// has nothing registered; `false`, with nothing done, otherwise: the caller then registers it the usual
     /// way.
+    @inline(__always)
     package func insertValue(_ value: PendingValue) -> Bool {
         withState(keepingValue: true) { state in
             guard state.pendingValue == nil, state.pending.isEmpty, liveCount == 0, !table.with({ $0.isClosed })
@@ -414,6 +415,7 @@ package struct Registry: ~Copyable, Sendable {
     }
 
     /// Sets `key`'s bits in `pendingKeyBits` (the lock held), before the table that announces it is published.
+    @inline(__always)
     private func markPending(_ key: RegistrationKey) {
         let bits = Self.pendingBits(of: key.tableHash)
         if pendingKeyBits.load(ordering: .relaxed) & bits != bits {
@@ -472,6 +474,7 @@ package struct Registry: ~Copyable, Sendable {
 
     /// Runs `body` under the lock; then, with the lock given up, releases the tables freed meanwhile and
     /// hands the batch the tables handed over.
+    @inline(__always)
     private func withState<Result: Sendable, E: Error>(
         keepingValue: Bool = false,
         _ body: (inout State) throws(E) -> Result
