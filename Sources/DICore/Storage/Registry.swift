@@ -328,6 +328,17 @@ package struct Registry: ~Copyable, Sendable {
             state -> ([Registration]?, PendingRegistrations, PendingValue?) in
             let table = table
             guard !table.with({ $0.isClosed }) else { return (nil, PendingRegistrations(), nil) }
+            // A request's container: nothing published (the table is the shared empty one), nothing pending but
+            // the value it may keep, no tap. Closing it takes the value out and swaps in the shared closed
+            // table, which retires nothing: what the general path below does, without its loops and its copy.
+            if table.with({ $0.isShared }), state.pending.isEmpty, state.taps == 0 {
+                let droppedValue = state.pendingValue.take()
+                state.lockedLookups = 0
+                RegistrationTable.closed(observesResolutions: false, isTapped: false).with {
+                    _ = published.exchange(permanent: $0)
+                }
+                return ([], PendingRegistrations(), droppedValue)
+            }
             // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
             // request's container usually has none, and then no array is built.
             var registrations: [Registration] = []
