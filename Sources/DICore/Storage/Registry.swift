@@ -54,6 +54,13 @@ package struct Registry: ~Copyable, Sendable {
         var lockedLookups = 0
         /// How many diagnostics taps watch this container; the table is tapped while it is above zero.
         var taps = 0
+        /// The tables this container replaced, kept until no reader can see them: `nil` until it replaces one
+        /// (a request's container never does), so that a container made and dropped sets none of it up.
+        var retirement: Retirement?
+    }
+
+    /// What a container keeps of the tables it replaced (`retire(_:_:)`).
+    struct Retirement {
         /// Replaced tables not yet checked against the readers.
         var retired: [RegistrationTable] = []
         /// Replaced tables that readers were inside when they were checked, with those readers.
@@ -69,6 +76,9 @@ package struct Registry: ~Copyable, Sendable {
         /// Retired tables too few to pay for a barrier of their own, handed to `Registry.batch` once the lock
         /// is given up.
         var handedOver: [RegistrationTable] = []
+
+        /// Whether tables wait to be released or handed over once the lock is given up.
+        var hasTablesToHandOut: Bool { !freed.isEmpty || !handedOver.isEmpty }
     }
 
     /// How many lookups under the lock a container takes before it publishes its pending registrations.
@@ -451,6 +461,12 @@ package struct Registry: ~Copyable, Sendable {
     /// `barrierMinimum` registrations are handed to a process-wide batch, freed together with those of other
     /// containers.
     private func retire(_ table: RegistrationTable, _ state: inout State) {
+        if state.retirement == nil { state.retirement = Retirement() }
+        retire(table, &state.retirement!)
+    }
+
+    /// `retire(_:_:)` once the container keeps a retirement.
+    private func retire(_ table: RegistrationTable, _ state: inout Retirement) {
         state.retired.append(table)
         state.retiredRegistrations += table.count
         // Tables that held no registrations free nothing worth a barrier: they wait for the next
@@ -499,14 +515,12 @@ package struct Registry: ~Copyable, Sendable {
                 container.registry.pending.insert(value.registration())
             }
             let result = try body(&container.registry)
-            guard !container.registry.freed.isEmpty || !container.registry.handedOver.isEmpty else {
-                return (result, [], [])
-            }
+            guard container.registry.retirement?.hasTablesToHandOut == true else { return (result, [], []) }
             defer {
-                container.registry.freed = []
-                container.registry.handedOver = []
+                container.registry.retirement!.freed = []
+                container.registry.retirement!.handedOver = []
             }
-            return (result, container.registry.freed, container.registry.handedOver)
+            return (result, container.registry.retirement!.freed, container.registry.retirement!.handedOver)
         }
         _ = freed
         if !handedOver.isEmpty { Self.handOver(handedOver) }
@@ -544,7 +558,9 @@ package struct Registry: ~Copyable, Sendable {
 
     /// How many replaced tables are kept for readers right now (for tests of bounded memory).
     package var retiredTableCount: Int {
-        withState { state in state.retired.count + state.waiting.reduce(0) { $0 + $1.tables.count } }
+        withState { state in
+            state.retirement.map { $0.retired.count + $0.waiting.reduce(0) { $0 + $1.tables.count } } ?? 0
+        }
     }
 
     /// How many replaced tables of all containers wait in the process-wide batch (for tests).
