@@ -22,22 +22,23 @@ import Darwin
 /// would hand out the state unguarded. Debug builds use an error-checking mutex, which reports a relock
 /// by the owner or an unlock by another thread instead of deadlocking or corrupting silently.
 package struct Lock<State: ~Copyable>: @unchecked Sendable {
-    /// The mutex and the condition, in the header of the one allocation that also holds the state. The
-    /// condition is set up only for a lock made `awaitable`: every container makes a lock, and one lock in the
-    /// process waits on a condition.
+    /// The mutex, in the header of the one allocation that also holds the state, and the condition, in an
+    /// allocation of its own made only for a lock made `awaitable`: every container makes a lock, and one lock
+    /// in the process waits on a condition (inline, it would put 48 unused bytes between every container's
+    /// mutex and its state).
     package struct Primitives {
         var mutex = pthread_mutex_t()
-        var condition = pthread_cond_t()
-        var hasCondition = false
+        var condition: UnsafeMutablePointer<pthread_cond_t>?
     }
 
-    /// The primitives and the state, in one heap object (a `ManagedBuffer` keeps both at fixed addresses,
-    /// which the pthread calls need): a lock costs one allocation, as `NIOLock` does.
+    /// The mutex and the state, in one heap object (a `ManagedBuffer` keeps both at fixed addresses, which the
+    /// pthread calls need): a lock costs one allocation, as `NIOLock` does (an awaitable one, a second).
     private final class Storage: ManagedBuffer<Primitives, State> {
         deinit {
             withUnsafeMutablePointers { primitives, state in
-                if primitives.pointee.hasCondition {
-                    Lock.check(pthread_cond_destroy(&primitives.pointee.condition), "pthread_cond_destroy")
+                if let condition = primitives.pointee.condition {
+                    Lock.check(pthread_cond_destroy(condition), "pthread_cond_destroy")
+                    condition.deallocate()
                 }
                 Lock.check(pthread_mutex_destroy(&primitives.pointee.mutex), "pthread_mutex_destroy")
                 _ = state.deinitialize(count: 1)
@@ -63,8 +64,10 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
         Self.check(pthread_mutex_init(&primitives.pointee.mutex, nil), "pthread_mutex_init")
         #endif
         if awaitable {
-            Self.check(pthread_cond_init(&primitives.pointee.condition, nil), "pthread_cond_init")
-            primitives.pointee.hasCondition = true
+            let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+            condition.initialize(to: pthread_cond_t())
+            Self.check(pthread_cond_init(condition, nil), "pthread_cond_init")
+            primitives.pointee.condition = condition
         }
     }
 
@@ -103,22 +106,24 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
         _ body: (inout sending State) throws(E) -> sending Result?
     ) throws(E) -> sending Result {
         let (primitives, state) = pointers
-        precondition(primitives.pointee.hasCondition, "DIToolkit's lock: waiting on a lock not made awaitable.")
+        guard let condition = primitives.pointee.condition else {
+            preconditionFailure("DIToolkit's lock: waiting on a lock not made awaitable.")
+        }
         Self.check(pthread_mutex_lock(&primitives.pointee.mutex), "pthread_mutex_lock")
         defer { Self.check(pthread_mutex_unlock(&primitives.pointee.mutex), "pthread_mutex_unlock") }
         while true {
             if let result = try body(&state.pointee) { return result }
-            Self.check(
-                pthread_cond_wait(&primitives.pointee.condition, &primitives.pointee.mutex), "pthread_cond_wait"
-            )
+            Self.check(pthread_cond_wait(condition, &primitives.pointee.mutex), "pthread_cond_wait")
         }
     }
 
     /// Wakes every thread sleeping in `withLockAwaiting(_:)`, which then run their `body` again. Change
     /// the state they wait for under the lock first, so that no wake-up is lost.
     package func broadcast() {
-        precondition(pointers.primitives.pointee.hasCondition, "DIToolkit's lock: waking a lock not made awaitable.")
-        Self.check(pthread_cond_broadcast(&pointers.primitives.pointee.condition), "pthread_cond_broadcast")
+        guard let condition = pointers.primitives.pointee.condition else {
+            preconditionFailure("DIToolkit's lock: waking a lock not made awaitable.")
+        }
+        Self.check(pthread_cond_broadcast(condition), "pthread_cond_broadcast")
     }
 
     fileprivate static func check(_ status: Int32, _ call: StaticString) {
