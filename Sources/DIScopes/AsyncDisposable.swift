@@ -39,7 +39,7 @@ extension Container {
         for value in releaseOwnInstances(of: registrations).reversed() {
             // Awaited only when there is something to await: an `async` call per instance would allocate a
             // frame in the task for each.
-            let disposal = Self.asyncDisposals.withDisposal(of: value) { $0 }
+            let disposal = Self.asyncDisposals.disposal(of: value)
             if let disposable = disposal.async {
                 await Self.dispose(value, as: disposable)
             } else if let disposable = disposal.sync {

@@ -26,7 +26,7 @@ import Testing
         let memo = Self.memo(recording: inspected)
         let handles = [DisposableHandle(), DisposableHandle(), DisposableHandle()]
         let values: [Any] = [Handle(), handles[0], Handle(), handles[1] as Handle, 1, 2, handles[2]]
-        #expect(values.map { memo.withDisposal(of: $0) { $0 != nil } } == [false, true, false, true, false, false, true])
+        #expect(values.map { memo.disposal(of: $0) != nil } == [false, true, false, true, false, false, true])
         #expect(inspected.withLock { $0 } == ["Handle": 1, "DisposableHandle": 1, "Int": 1])
         for value in values { memo.dispose(value) }
         // Each handle once, whether it is the one the memo learnt from, one seen as its superclass, or later.
@@ -87,7 +87,7 @@ import Testing
             for round in 0..<50 {
                 let order = (round + thread) % 2 == 0 ? Array(values.indices) : values.indices.reversed()
                 for index in order {
-                    #expect(memo.withDisposal(of: values[index]) { $0 != nil } == expected[index])
+                    #expect((memo.disposal(of: values[index]) != nil) == expected[index])
                     memo.dispose(values[index])
                 }
             }
@@ -122,8 +122,6 @@ import Testing
 extension DisposalMemo<(any Disposable.Type)?> {
     /// Disposes of `value` as a closing container does.
     func dispose(_ value: Any) {
-        withDisposal(of: value) { disposable in
-            if let disposable { Container.dispose(value, as: disposable) }
-        }
+        if let disposable = disposal(of: value) { Container.dispose(value, as: disposable) }
     }
 }

@@ -85,9 +85,7 @@ extension Container {
 
     /// Calls `value`'s `dispose()` when it is `Disposable`.
     package static func dispose(_ value: Any) {
-        disposals.withDisposal(of: value) { disposable in
-            if let disposable { dispose(value, as: disposable) }
-        }
+        if let disposable = disposals.disposal(of: value) { dispose(value, as: disposable) }
     }
 
     /// Calls the `dispose()` of `value` as an `Instance`: the type `disposals` found for it, which is `value`'s

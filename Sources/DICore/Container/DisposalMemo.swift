@@ -16,7 +16,7 @@ private let scanLimit = 16
 /// static let disposals = DisposalMemo<(any Disposable.Type)?> { value in
 ///     (value as? any Disposable).map { type(of: $0) }
 /// }
-/// disposals.withDisposal(of: value) { type in … }
+/// if let type = disposals.disposal(of: value) { … }
 /// ```
 ///
 /// Reading takes no lock and no reference count: every thread of a server closes request containers, and
@@ -69,23 +69,17 @@ package final class DisposalMemo<Disposal: Sendable>: Sendable {
         snapshot.exchange(Snapshot(types: [], disposals: [], holds: []))
     }
 
-    /// Runs `body` on the disposal of `value`'s type; the type is inspected and added when it is new.
+    /// The disposal of `value`'s type; the type is inspected and added when it is new.
     ///
     /// Inlined, so that it is specialized for the caller's `Disposal`: generic code run unspecialized asks the
     /// runtime for the metadata of the types it names (the snapshot's, an optional's) on every call.
     @inlinable
-    package func withDisposal<Result>(of value: Any, _ body: (Disposal) -> Result) -> Result {
+    package func disposal(of value: Any) -> Disposal {
         let type = ObjectIdentifier(Swift.type(of: value))
-        if let current = snapshot.load() {
-            let (position, holds) = current.with { snapshot -> (Int?, Bool) in
-                guard let position = snapshot.position(of: type) else { return (nil, false) }
-                return (position, snapshot.holds[position])
-            }
-            if let position {
-                return holds ? current.with { body($0.disposals[position]) } : body(inspect(value))
-            }
+        if let current = snapshot.load(), let position = current.with({ $0.position(of: type) }) {
+            return current.with { $0.holds[position] ? $0.disposals[position] : inspect(value) }
         }
-        return body(added(value))
+        return added(value)
     }
 
     /// The disposal of `value`'s type, inspected, and added when it holds for the type.
