@@ -220,7 +220,7 @@ public final class Container: Sendable {
             swap(&taken, &state.held.instances)
             return taken
         }
-        // A request's container that built nothing holds nothing: no call to make.
+        // Fewer than two have no repeats (a request's container that built nothing holds none): no call to make.
         return held.count < 2 ? held : Self.distinct(held)
     }
 
