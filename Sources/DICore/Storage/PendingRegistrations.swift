@@ -59,9 +59,15 @@ struct PendingRegistrations {
             }
         }
 
-        /// Adds `registration`, replacing a pending one of the same key; returns the replaced one, and whether
-        /// the entry is new.
-        mutating func insert(_ registration: Registration) -> (replaced: Registration?, isNew: Bool) {
+        /// The entry for `key`.
+        subscript(key: RegistrationKey) -> Registration? {
+            if buckets.isEmpty { return linearPosition(of: key).flatMap { ordered[$0] } }
+            guard let bucket = bucket(of: key, hash: key.tableHash), buckets[bucket] >= 0 else { return nil }
+            return ordered[Int(buckets[bucket])]
+        }
+
+        /// Adds `registration`, replacing an entry of the same key; returns the replaced one.
+        mutating func insert(_ registration: Registration) -> Registration? {
             if buckets.isEmpty, ordered.count < PendingRegistrations.linearLimit {
                 var replaced: Registration?
                 if let position = linearPosition(of: registration.key) {
@@ -69,7 +75,7 @@ struct PendingRegistrations {
                     ordered[position] = nil
                 }
                 ordered.append(registration)
-                return (replaced, replaced == nil)
+                return replaced
             }
             let hash = registration.key.tableHash
             // Open addressing stays fast while at most half the buckets are used.
@@ -83,7 +89,14 @@ struct PendingRegistrations {
             buckets[bucket] = Int32(ordered.count)
             ordered.append(registration)
             hashes.append(hash)
-            return (replaced, replaced == nil)
+            return replaced
+        }
+
+        /// Empties the entries, keeping the arrays' capacity and the index's size.
+        mutating func removeAll() {
+            ordered.removeAll(keepingCapacity: true)
+            hashes.removeAll(keepingCapacity: true)
+            for index in buckets.indices { buckets[index] = -1 }
         }
     }
 
@@ -96,12 +109,7 @@ struct PendingRegistrations {
     /// The pending registration for `key`.
     subscript(key: RegistrationKey) -> Registration? {
         if let single { return single.key == key ? single : nil }
-        guard let several else { return nil }
-        if several.buckets.isEmpty { return several.linearPosition(of: key).flatMap { several.ordered[$0] } }
-        guard let bucket = several.bucket(of: key, hash: key.tableHash), several.buckets[bucket] >= 0 else {
-            return nil
-        }
-        return several.ordered[Int(several.buckets[bucket])]
+        return several?[key]
     }
 
     /// Adds `registration`, replacing a pending one of the same key; returns the replaced one.
@@ -117,8 +125,8 @@ struct PendingRegistrations {
             single = nil
             several!.ordered.append(first)
         }
-        let (replaced, isNew) = several!.insert(registration)
-        if isNew { count += 1 }
+        let replaced = several!.insert(registration)
+        if replaced == nil { count += 1 }
         return replaced
     }
 
@@ -135,11 +143,7 @@ struct PendingRegistrations {
 
     mutating func removeAll() {
         single = nil
-        if several != nil {
-            several!.ordered.removeAll(keepingCapacity: true)
-            several!.hashes.removeAll(keepingCapacity: true)
-            for index in several!.buckets.indices { several!.buckets[index] = -1 }
-        }
+        several?.removeAll()
         count = 0
     }
 }
