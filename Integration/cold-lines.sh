@@ -78,7 +78,7 @@ distinct() {
 }
 
 modes=("$@")
-[ ${#modes[@]} -gt 0 ] || modes=(lifecycle products health add hand-add)
+[ ${#modes[@]} -gt 0 ] || modes=(lifecycle products health add scoped-add hand-add)
 read -r idle_i _ idle_d < <(per_request idle)
 printf '%-10s %14s %12s %12s %16s\n' mode instructions "code lines" "data lines" "DIToolkit code"
 for mode in "${modes[@]}"; do

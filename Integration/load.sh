@@ -4,6 +4,10 @@
 #   Integration/load.sh                 60 s of load per variant (the README's table)
 #   Integration/load.sh --short         a few seconds per variant (CI); fails on any non-2xx or memory growth
 #   Integration/load.sh --duration 30 --port 9000 --connections 8
+#   Integration/load.sh --floor         also the hand-scoped server: the hand-wired services handed out by a
+#                                       request scope written by hand for this graph (a middleware, a task-local
+#                                       binding, an object and a lock per request), the request container's
+#                                       shape with nothing general in it
 #   Integration/load.sh --calibrate     the hand-wired server against itself with 500 distinct functions
 #                                       (cold-code) and with the same instructions in one (hot-loop) per request
 #
@@ -29,17 +33,19 @@ slices=6             # the measured load of each variant is split into this many
 connections=8        # wrk connections, one wrk thread each (one user per connection)
 port=${PORT:-8089}
 calibrate=0
+floor=0
 max_rss_growth=${MAX_RSS_GROWTH_PERCENT:-5}
 while [ $# -gt 0 ]; do
     case "$1" in
         --short) duration=6; warmup=4; slices=2 ;;
         --calibrate) calibrate=1 ;;
+        --floor) floor=1 ;;
         --duration) duration=$2; shift ;;
         --warmup) warmup=$2; shift ;;
         --slices) slices=$2; shift ;;
         --connections) connections=$2; shift ;;
         --port) port=$2; shift ;;
-        -h|--help) sed -n '2,15p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "load.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -77,10 +83,11 @@ trap cleanup EXIT
 
 # The variants, each with its shop-server flags; the last is the baseline the others are compared with.
 variants=(container hand-wired)
+[ "$floor" -eq 1 ] && variants=(container hand-scoped hand-wired)
 [ "$calibrate" -eq 1 ] && variants=(cold-code hot-loop hand-wired)
 declare -A pid_of port_of
 declare -A flags_of=(
-    [container]="" [hand-wired]="--hand-wired"
+    [container]="" [hand-wired]="--hand-wired" [hand-scoped]="--hand-scoped"
     [cold-code]="--hand-wired --synthetic-work cold-code" [hot-loop]="--hand-wired --synthetic-work hot-loop"
 )
 start() {  # variant port
@@ -158,26 +165,25 @@ for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant")
     BEGIN {
         printf "\nshop-server under wrk: %d s per variant after %d s of warm-up, %d connections, 127.0.0.1\n\n",
             duration, warmup, conns
-        printf "| %-22s | %9s | %8s | %8s | %7s | %10s | %10s | %7s |\n",
+        printf "| %-24s | %9s | %8s | %8s | %7s | %10s | %10s | %7s |\n",
             "variant", "req/s", "p50 ms", "p99 ms", "non-2xx", "RSS warm", "RSS end", "growth"
-        printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n", "------------------------", "----------:", "---------:",
+        printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n", "--------------------------", "----------:", "---------:",
             "---------:", "--------:", "-----------:", "-----------:", "--------:"
     }
     $1 == "row" {
-        printf "| %-22s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", $2,
+        printf "| %-24s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", $2,
             $3, $4, $5, $6 + $7, $8 / 1024, $9 / 1024, growth($8, $9)
         rps[$2] = $3
     }
     $1 == "ratio" {
         # $2 / $4: the variant ($5..$11) over the baseline ($12..$18).
-        printf "| %-22s | %9.3f | %8.3f | %8.3f | %7s | %10.3f | %10.3f | %7s |\n",
+        printf "| %-24s | %9.3f | %8.3f | %8.3f | %7s | %10.3f | %10.3f | %7s |\n",
             $2 " / " $4, $5 / $12, $6 / $13, $7 / $14, "", $10 / $17, $11 / $18, ""
-        if (!calibrate) {
-            printf "\nContainer cost: throughput %+.1f%%, p50 %+.1f%% (target: at most 5%% each).\n",
-                ($12 - $5) * 100 / $12, ($6 - $13) * 100 / $13
-        }
+        cost[$2] = sprintf("throughput %+.1f%%, p50 %+.1f%%", ($12 - $5) * 100 / $12, ($6 - $13) * 100 / $13)
     }
     END {
+        if ("container" in cost) printf "\nContainer cost: %s (target: at most 5%% each).\n", cost["container"]
+        if ("hand-scoped" in cost) printf "The request scope by hand (the floor): %s.\n", cost["hand-scoped"]
         if (calibrate) {
             # Machine time per request (every core is busy): cores / throughput.
             cold = cores / rps["cold-code"] * 1e6; hot = cores / rps["hot-loop"] * 1e6

@@ -38,6 +38,10 @@ public struct ShopServer: Sendable {
         case container
         /// Built by hand at start-up and per request, without a container (the load test's baseline).
         case handWired = "hand-wired"
+        /// Built by hand, with the per-request ones in a ``HandScope`` that a middleware makes, binds and
+        /// closes for every request: the request container's shape without a container (the load test's
+        /// floor, `load.sh --floor`).
+        case handScoped = "hand-scoped"
     }
 
     /// How to build the server.
@@ -108,7 +112,8 @@ public struct ShopServer: Sendable {
     public static func make(_ options: Options) async throws -> ShopServer {
         switch options.wiring {
         case .container: try makeWithContainers(options)
-        case .handWired: try await makeHandWired(options)
+        case .handWired: try await makeHandWired(options, scoped: false)
+        case .handScoped: try await makeHandWired(options, scoped: true)
         }
     }
 
@@ -175,7 +180,8 @@ public struct ShopServer: Sendable {
 
     // MARK: - Hand wiring
 
-    private static func makeHandWired(_ options: Options) async throws -> ShopServer {
+    /// The hand-wired server; with `scoped`, its per-request services come from a ``HandScope``.
+    private static func makeHandWired(_ options: Options, scoped: Bool) async throws -> ShopServer {
         let logger = SwiftLogShopLogger(options.logger)
         let http = ServerBackend()
         let orders = InMemoryOrderStore(capacity: 100)
@@ -194,12 +200,14 @@ public struct ShopServer: Sendable {
             if let synthetic { synthetic.run(seed: request.method.rawValue.utf8.count) }
         }
         @Sendable func cart(for request: Request) -> SessionCart {
+            if scoped { return HandScope.bound.cart }
             let user = request.headers[userHeader] ?? "guest"
             return SessionCart(session: UserSession(user: user), store: carts, pricing: pricing)
         }
         @Sendable func withUnitOfWork<T>(
             _ request: Request, _ context: BasicRequestContext, _ body: (UnitOfWork) async throws -> T
         ) async throws -> T {
+            if scoped { return try await body(HandScope.bound.unitOfWork) }   // the scope disposes it
             let work = UnitOfWork(request: RequestInfo(request, context: context), journal: journal)
             do {
                 let result = try await body(work)
@@ -212,6 +220,9 @@ public struct ShopServer: Sendable {
         }
 
         let router = Router()
+        if scoped {
+            router.add(middleware: HandScopeMiddleware(services: .init(carts: carts, pricing: pricing, journal: journal)))
+        }
         router.get("/products") { request, _ in
             begin(request)
             return try await ShopHandlers.products(catalog: catalog)

@@ -1,7 +1,7 @@
 // shop-server: the shop over HTTP, one request container per request.
 //
-//   swift run --package-path Integration shop-server [--host 127.0.0.1] [--port 8080] [--hand-wired]
-//       [--synthetic-work cold-code|hot-loop]
+//   swift run --package-path Integration shop-server [--host 127.0.0.1] [--port 8080] 
+//       [--hand-wired | --hand-scoped] [--synthetic-work cold-code|hot-loop]
 //
 // The port can also come from the PORT environment variable. SIGTERM or SIGINT shut it down gracefully: the
 // server stops accepting connections, finishes the requests in flight, then closes the container tree.
@@ -11,12 +11,15 @@ import Logging
 import ShopServer
 
 let usage = """
-    usage: shop-server [--host ADDRESS] [--port PORT] [--hand-wired] [--synthetic-work KIND]
+    usage: shop-server [--host ADDRESS] [--port PORT] [--hand-wired | --hand-scoped]
+                       [--synthetic-work KIND]
 
       --host ADDRESS   the address to listen on (default 127.0.0.1)
       --port PORT      the port to listen on (default $PORT, else 8080)
       --hand-wired     serve the same handlers with services built by hand, without a container
                        (the baseline of Integration/load.sh)
+      --hand-scoped    the same, with a middleware that gives every request a scope made by hand for
+                       its unit of work and cart (the floor of Integration/load.sh --floor)
       --synthetic-work KIND
                        with --hand-wired, add to every request 500 distinct functions (cold-code) or
                        one function run 500 times (hot-loop): load.sh --calibrate's variants
@@ -34,6 +37,8 @@ while let argument = arguments.popFirst() {
         options.port = port
     case "--hand-wired":
         options.wiring = .handWired
+    case "--hand-scoped":
+        options.wiring = .handScoped
     case "--synthetic-work":
         guard let work = arguments.popFirst().flatMap(SyntheticWork.init(rawValue:)) else {
             fail("--synthetic-work needs cold-code or hot-loop.\n\n\(usage)")
