@@ -80,9 +80,10 @@ let journal = try server.server!.resolve(UnitOfWorkJournal.self)
 // `scoped-add` minus `hand-add` is what the shape of a request container costs with no container in it.
 let services = HandScope.Services(carts: carts, pricing: pricing, journal: journal)
 
-@Sendable func serveScoped(_ index: Int) async {
+@Sendable func serveScoped(_ index: Int) async throws {
     let scope = HandScope(request: RequestInfo(request, id: "probe-\(index)"), services: services)
-    await HandScope.$current.withValue(scope) {
+    // Bound as the middleware binds it.
+    try await HandScope.bind(scope) {
         use((HandScope.bound.cart, HandScope.bound.unitOfWork))
     }
     scope.close()
@@ -91,7 +92,7 @@ let services = HandScope.Services(carts: carts, pricing: pricing, journal: journ
 @Sendable func serve(_ index: Int) async throws {
     if mode == "idle" { return }
     if mode == "hand-add" { return serveByHand(index) }
-    if mode == "scoped-add" { return await serveScoped(index) }
+    if mode == "scoped-add" { return try await serveScoped(index) }
     let container = try middleware.makeContainer(for: request, id: "probe-\(index)")
     try await withContainer(container) {
         switch mode {

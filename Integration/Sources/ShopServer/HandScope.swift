@@ -41,6 +41,15 @@ package final class HandScope: Sendable {
         return scope
     }
 
+    /// Runs `operation` with `scope` bound as ``current``, on the caller's executor: what `withContainer`
+    /// does for a request container, so that the two servers bind alike.
+    package nonisolated(nonsending) static func bind<Result>(
+        _ scope: HandScope,
+        operation: nonisolated(nonsending) () async throws -> Result
+    ) async throws -> Result {
+        try await $current.withValue(scope, operation: operation)
+    }
+
     /// The request's values.
     package let request: RequestInfo
     private let services: Services
@@ -95,7 +104,7 @@ package struct HandScopeMiddleware<Context: RequestContext>: RouterMiddleware {
         let scope = HandScope(request: RequestInfo(request, context: context), services: services)
         let response: Response
         do {
-            response = try await HandScope.$current.withValue(scope) { try await next(request, context) }
+            response = try await HandScope.bind(scope) { try await next(request, context) }
         } catch {
             scope.close()
             throw error
