@@ -12,10 +12,10 @@ import Synchronization
 /// `.matching("request")` service is; closing disposes the unit of work when one was built. The app's
 /// services are stored properties of ``Services``, made at start-up.
 ///
-/// No container could cost less and still do what the middleware does, so the gap between this and the
-/// hand-wired server (which builds a unit of work inside the two handlers that need one, and binds nothing) is
-/// the part of the container's cost that belongs to the shape of the design — a middleware, a task-local
-/// binding, an object per request, a lock — rather than to the container.
+/// A container can hardly do what the middleware does for less, so the gap between this and the hand-wired
+/// server (which builds a unit of work inside the two handlers that need one, and binds nothing) is the part of
+/// the container's cost that belongs to the shape of the design — a middleware, a task-local binding, an object
+/// per request, a lock — rather than to the container.
 package final class HandScope: Sendable {
     /// The app's services, shared by every request.
     package struct Services: Sendable {
