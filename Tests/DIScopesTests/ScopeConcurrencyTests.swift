@@ -2,6 +2,7 @@ import DICore
 import DIScopes
 import DITestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The lifetimes whose one instance is shared by several asking containers.
@@ -236,4 +237,42 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
         let current = try tree.app.resolve(Widget.self)
         #expect(storage.releaseAll().map { ($0.value as? Widget)?.serial } == [current.serial])
     }
+
+    /// The close of a request's container races a reset of its request-scoped instances, round after round:
+    /// each instance is disposed exactly once, by one or the other, the close with `close()` and with
+    /// `closeAsync()` alike. (Both empty a request-scoped slot under the container's lock, so that only one of
+    /// them gets its instance.)
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aResetRacingTheCloseOfItsContainerDisposesEachInstanceOnce(closesAsync: Bool) async throws {
+        let app = Container(name: "app")
+        try app.register(DisposalCount.self, scope: .matching("request")) { _ in DisposalCount() }
+        try app.register(Holder.self, scope: .matching("request")) { r in Holder(count: try r.resolve()) }
+        for round in 0..<200 {
+            let request = app.child(name: "request", tags: ["request"])
+            let holder = try request.resolve(Holder.self)
+            async let closing: Void = closesAsync ? request.closeAsync() : request.close()
+            let resets = try #require(await raceOnThreads(2) { _ in request.reset(.matching("request")) })
+            await closing
+            #expect(resets.count == 2)
+            #expect(holder.count.disposals == 1, "round \(round): the dependency")
+            #expect(holder.disposals == 1, "round \(round): the service")
+            #expect(request.isClosed)
+        }
+    }
+}
+
+/// Counts its own disposals.
+private final class DisposalCount: Disposable, Sendable {
+    private let count = Atomic<Int>(0)
+    var disposals: Int { count.load(ordering: .sequentiallyConsistent) }
+    func dispose() { count.add(1, ordering: .sequentiallyConsistent) }
+}
+
+/// Counts its own disposals, and keeps a dependency that does too.
+private final class Holder: Disposable, Sendable {
+    let count: DisposalCount
+    private let disposed = Atomic<Int>(0)
+    var disposals: Int { disposed.load(ordering: .sequentiallyConsistent) }
+    init(count: DisposalCount) { self.count = count }
+    func dispose() { disposed.add(1, ordering: .sequentiallyConsistent) }
 }
