@@ -2,7 +2,6 @@ import DICore
 import DIScopes
 import DITestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// The lifetimes whose one instance is shared by several asking containers.
@@ -263,16 +262,16 @@ enum SharedLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable
 
 /// Counts its own disposals.
 private final class DisposalCount: Disposable, Sendable {
-    private let count = Atomic<Int>(0)
-    var disposals: Int { count.load(ordering: .sequentiallyConsistent) }
-    func dispose() { count.add(1, ordering: .sequentiallyConsistent) }
+    private let count = Counter()
+    var disposals: Int { count.value }
+    func dispose() { count.increment() }
 }
 
 /// Counts its own disposals, and keeps a dependency that does too.
 private final class Holder: Disposable, Sendable {
     let count: DisposalCount
-    private let disposed = Atomic<Int>(0)
-    var disposals: Int { disposed.load(ordering: .sequentiallyConsistent) }
+    private let own = DisposalCount()
+    var disposals: Int { own.disposals }
     init(count: DisposalCount) { self.count = count }
-    func dispose() { disposed.add(1, ordering: .sequentiallyConsistent) }
+    func dispose() { own.dispose() }
 }

@@ -74,8 +74,9 @@ package final class HandScope: Sendable {
     package var cart: SessionCart {
         built.withLock { built in
             if let cart = built.cart { return cart }
-            let user = UserSession(user: request.headers[ShopServer.userHeader] ?? "guest")
-            let cart = SessionCart(session: user, store: services.carts, pricing: services.pricing)
+            let cart = ShopServer.handWiredCart(
+                headers: request.headers, store: services.carts, pricing: services.pricing
+            )
             built.cart = cart
             return cart
         }

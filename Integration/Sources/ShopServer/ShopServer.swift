@@ -201,8 +201,7 @@ public struct ShopServer: Sendable {
         }
         @Sendable func cart(for request: Request) -> SessionCart {
             if scoped { return HandScope.bound.cart }
-            let user = request.headers[userHeader] ?? "guest"
-            return SessionCart(session: UserSession(user: user), store: carts, pricing: pricing)
+            return handWiredCart(headers: request.headers, store: carts, pricing: pricing)
         }
         @Sendable func withUnitOfWork<T>(
             _ request: Request, _ context: BasicRequestContext, _ body: (UnitOfWork) async throws -> T
@@ -221,7 +220,8 @@ public struct ShopServer: Sendable {
 
         let router = Router()
         if scoped {
-            router.add(middleware: HandScopeMiddleware(services: .init(carts: carts, pricing: pricing, journal: journal)))
+            let services = HandScope.Services(carts: carts, pricing: pricing, journal: journal)
+            router.add(middleware: HandScopeMiddleware(services: services))
         }
         router.get("/products") { request, _ in
             begin(request)
@@ -248,5 +248,11 @@ public struct ShopServer: Sendable {
 
         let application = Application(router: router, configuration: configuration(options), logger: options.logger)
         return ShopServer(application: application, shop: nil, server: nil, requestContainers: nil)
+    }
+
+    /// The cart of the user a request's `headers` name (`guest` when none), as both hand-wired servers make it
+    /// for every request that needs one, so that they build the same objects.
+    static func handWiredCart(headers: HTTPFields, store: CartStore, pricing: CartPricing) -> SessionCart {
+        SessionCart(session: UserSession(user: headers[userHeader] ?? "guest"), store: store, pricing: pricing)
     }
 }
