@@ -58,23 +58,28 @@ extension Container {
         }
 
         let before = values.count
-        // Held instances first, in the order they were built, so that disposal runs newest first.
+        // Held instances and those of slots (in cells, never recorded as held, or whose resolve is finishing
+        // right now), ordered by their builds, so that disposal runs newest first.
+        var taken: [(build: Int, value: Any)] = []
         var seen = Set<ObjectIdentifier>()
         for instance in heldInstances where instance.registration.scope == scope {
             guard seen.insert(ObjectIdentifier(instance.registration)).inserted else { continue }
-            values += Container.take(releaseHeld(of: instance.registration))
+            for released in releaseHeld(of: instance.registration) {
+                taken += Container.take([released]).map { (released.build, $0) }
+            }
         }
         var weakDropped = 0
         for (registration, slot) in slots.all where registration.scope == scope {
             switch slot.retention {
             case .strong:
-                // Built but not yet recorded as held: a resolve is finishing right now.
-                if let box = slot.reset() { values.append(registration.body.unbox(box)) }
+                let build = slot.buildNumber
+                if let box = slot.reset() { taken.append((build, registration.body.unbox(box))) }
             case .weak:
                 if slot.current(registration) != nil { weakDropped += 1 }
                 _ = slot.reset()
             }
         }
+        values += taken.sorted { $0.build < $1.build }.map(\.value)
         return values.count - before + weakDropped
     }
 }

@@ -244,7 +244,10 @@ extension Container {
         var subtree = [self]
         while let container = subtree.popLast() {
             held += container.releaseHeld(of: registration)
-            container.slots.remove(registration)
+            // A slot in a cell (or one that no longer records its instance as held) is emptied by `take`.
+            if let slot = container.slots.remove(registration) {
+                held.append(HeldInstance(slot: slot, registration: registration))
+            }
             subtree += container.children
         }
         Self.dispose(values: Self.take(held) + lifetime.release(registration, in: self))

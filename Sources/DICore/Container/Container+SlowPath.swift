@@ -162,6 +162,13 @@ extension Container {
     func placement(of registration: Registration, from owner: Container, resolution: ResolutionScope) throws
         -> LifetimePlacement
     {
+        // One instance per nearest container with a tag, asked of a container with that tag: it is the nearest,
+        // and holds the instance in its own slot, as the lifetime would decide (a request's container, asked
+        // for its request-scoped services). Unless it does not see the registering container (a test
+        // container, asked for its base's services), where the lifetime reports that.
+        if let tag = registration.holderTag, isTagged(tag), testing == nil, sees(owner) {
+            return .slot(slots.slot(for: registration), in: Unsafe.Unowned(self))
+        }
         switch registration.scope.kind {
         case .transient:
             return .build(dependencies: Unsafe.Unowned(self))

@@ -40,6 +40,8 @@ public final class Container: Sendable {
     package var slots: SlotStore { SlotStore(owner: Unsafe.Unowned(self)) }
     /// The behaviours added to this container (`addBehavior(_:)`); descendants inherit them.
     package var behaviors: BehaviorStore { BehaviorStore(state: state) }
+    /// The first few slots of `slots`, kept here and used without the lock (see `KeptCells`).
+    let cells = KeptCells()
 
     /// Creates a root container.
     ///
@@ -187,7 +189,9 @@ public final class Container: Sendable {
         guard slot.retention == .strong else { return }
         let accepted = state.withLock { state in
             guard !state.held.isClosed else { return false }
-            state.held.instances.appendMakingRoomForAFew(HeldInstance(slot: slot, registration: registration))
+            state.held.instances.appendMakingRoomForAFew(
+                HeldInstance(slot: slot, registration: registration, build: cells.nextBuild())
+            )
             return true
         }
         guard accepted else {
@@ -210,17 +214,19 @@ public final class Container: Sendable {
         }
     }
 
-    /// Forgets every held instance and returns them, oldest first, and refuses to hold more (used when the
-    /// container is closed).
+    /// Forgets every instance this container holds, and refuses to hold more (used when the container is
+    /// closed): returns those of the held list, oldest first, each slot once, and takes those in the cells into
+    /// `kept`, oldest build first; both in one lock section.
     @inline(__always)
-    package func releaseAllHeld() -> [HeldInstance] {
+    func releaseAllHeld(keeping kept: inout KeptInstances) -> [HeldInstance] {
         let held = state.withLock { state in
             state.held.isClosed = true
             var taken: [HeldInstance] = []
             swap(&taken, &state.held.instances)
+            cells.close(into: &kept)
             return taken
         }
-        // Fewer than two have no repeats (a request's container that built nothing holds none): no call to make.
+        // Fewer than two have no repeats (a request's container holds its instances in cells): no call to make.
         return held.count < 2 ? held : Self.distinct(held)
     }
 

@@ -42,11 +42,13 @@ extension Container {
         registry.close()
     }
 
-    /// Hands over the instances this closed container held, oldest first: those of its held slots, then
-    /// those the lifetimes of `registrations` kept elsewhere. Its children are the caller's business.
+    /// Hands over the instances this closed container held, oldest first: those of its held slots and its
+    /// cells, then those the lifetimes of `registrations` kept elsewhere. Its children are the caller's
+    /// business.
     package func releaseOwnInstances(of registrations: [Registration]) -> [Any] {
-        let held = releaseAllHeld()
-        var values = held.isEmpty ? [] : Self.take(held)
+        var kept = KeptInstances()
+        let held = releaseAllHeld(keeping: &kept)
+        var values = held.isEmpty ? kept.values : Self.take(held, merging: kept)
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
                 values += lifetime.release(registration, in: self)
@@ -59,10 +61,21 @@ extension Container {
     /// released by two parties at once (a reset racing a close) is handed to only one of them; a singleton's
     /// slot is never emptied (it is read without a lock) and is released once, with its registration.
     package static func take(_ held: [HeldInstance]) -> [Any] {
+        take(held, merging: KeptInstances())
+    }
+
+    /// Takes the instances out of `held` as `take(_:)` does, and puts those of `kept` (taken out of closed
+    /// cells) among them by the numbers of their builds, oldest first.
+    static func take(_ held: [HeldInstance], merging kept: KeptInstances = KeptInstances()) -> [Any] {
         // A loop into a list made big enough at once: `compactMap` grows its result one reallocation at a time.
         var values: [Any] = []
-        values.reserveCapacity(held.count)
+        values.reserveCapacity(held.count + kept.values.count)
+        var next = 0
         for instance in held {
+            while next < kept.values.count, kept.builds[next] < instance.build {
+                values.append(kept.values[next])
+                next += 1
+            }
             let registration = instance.registration
             let isSingleton = instance.slot === registration.singleton
             let box = isSingleton ? instance.slot.current(registration) : instance.slot.reset()
@@ -70,6 +83,7 @@ extension Container {
             // (and its context retained) per instance.
             if let box { values.append(registration.body.unbox(box)) }
         }
+        values += kept.values[next...]
         return values
     }
 

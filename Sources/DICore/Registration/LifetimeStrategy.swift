@@ -4,6 +4,11 @@ package protocol LifetimeStrategy: Sendable {
     /// Whether instances outlive one resolve and are shared across threads.
     var keepsInstances: Bool { get }
 
+    /// The tag of the container that holds each instance, for a lifetime that keeps one instance per nearest
+    /// container with a tag (`.matching(tag)`); `nil` for any other. A container with the tag then places the
+    /// instances itself, in its own slots, without asking the lifetime.
+    var holderTag: String? { get }
+
     /// Checks a registration when it is made; `.weak`, for instance, refuses value types.
     func validate(_ registration: Registration) throws(RegistrationError)
 
@@ -25,6 +30,8 @@ package protocol LifetimeStrategy: Sendable {
 }
 
 extension LifetimeStrategy {
+    package var holderTag: String? { nil }
+
     package func validate(_ registration: Registration) throws(RegistrationError) {}
 
     package func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {

@@ -33,6 +33,9 @@ package final class Registration: Sendable {
     @usableFromInline package let builtSingleton: Unsafe.AtomicReference<AnyObject>
     /// Which inlined shortcut of `Container.resolve` applies, decided once here instead of on every resolve.
     @usableFromInline package let shortcut: Shortcut
+    /// The lifetime's `holderTag`: the tag of the container that holds each instance (`.matching(tag)`), read
+    /// here instead of through the scope on every resolve.
+    package let holderTag: String?
 
     @usableFromInline
     package enum Shortcut: UInt8, Sendable {
@@ -113,6 +116,7 @@ package final class Registration: Sendable {
         default: isAsync = false
         }
         builtSingleton = Unsafe.AtomicReference(value)
+        if case .lifetime(let lifetime) = scope.kind { holderTag = lifetime.holderTag } else { holderTag = nil }
         switch (kind, scope.kind) {
         case (.factory, .singleton) where value != nil:
             // A value: published already, nothing to build, nothing held (see `ValueBody`).

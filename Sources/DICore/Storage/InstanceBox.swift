@@ -23,3 +23,13 @@ package final class InstanceBox<Service> {
 
 /// A box of a `Sendable` value is itself one: it only keeps the value, immutably.
 extension InstanceBox: Sendable where Service: Sendable {}
+
+/// A box that hands out its value as `Any` without knowing the registration that made it: what closing a
+/// container uses for an instance whose registration was replaced (and released) while it was being built.
+protocol AnyInstanceBox: AnyObject {
+    var anyValue: Any { get }
+}
+
+extension InstanceBox: AnyInstanceBox {
+    var anyValue: Any { value }
+}

@@ -33,21 +33,25 @@ package final class InstanceSlot: Sendable {
         case unguarded
         /// Its own lock, which also holds the instance of a `.weak` slot.
         case own(Lock<WeakObject?>)
-        /// The lock of the container whose slot store keeps the slot: a request's container keeps a slot per
-        /// request-scoped instance, and a lock of its own would be an allocation and a mutex per instance.
-        /// Unretained: every use of the slot holds the container (it got the slot from the container's store,
-        /// or is the container closing or resetting).
+        /// The lock of the container whose slot store keeps the slot: a container that keeps more instances
+        /// than it has cells keeps a slot per instance, and a lock of its own would be an allocation and a mutex
+        /// per instance. Unretained: every use of the slot holds the container (it got the slot from the
+        /// container's store, or is the container closing or resetting).
         case container(Unsafe.Unowned<Container>)
+        /// The same lock, for reads and resets only: a slot of the container's cells (`KeptCells`) stores its
+        /// instance without it, and the container takes it out when it closes. Unretained, as above.
+        case cell(Unsafe.Unowned<Container>)
     }
     /// The token of the resolution building this slot's instance, `0` when nobody does; claimed and cleared
     /// by the `BuildCoordinator` only.
     let builder = Atomic<Int>(0)
-    /// Whether a container-kept slot holds a box: set and cleared together with `box`, under the container's
-    /// lock, and read without it. Finding such a slot empty — every request-scoped instance before its build,
-    /// twice (before the claim and after it) — then takes no lock. A reader that sees `false` while a store is
-    /// under way reads as if it had come just before the store, which is still building: its claim finds the
-    /// builder and waits, or, after the build's `finish`, sees `true` (set before the builder is cleared).
-    private let holdsBox = Atomic<Bool>(false)
+    /// The number of the build that stored the instance of a cell's slot (`KeptCells.nextBuild()`), for the
+    /// order of disposal.
+    private let storedBuild = Atomic<Int>(0)
+    /// The registration a cell's slot is bound to; a tag alone once the cell is retired, empty for other slots.
+    private let bound = Unsafe.AtomicReference<Registration>()
+    /// The slot of the next cell of the container's cells (`KeptCells`), once bound; never replaced.
+    let nextCell = Unsafe.AtomicReference<InstanceSlot>()
 
     package init(retention: Retention, lockFreeReads: Bool) {
         self.retention = retention
@@ -60,6 +64,35 @@ package final class InstanceSlot: Sendable {
         guarded = .container(Unsafe.Unowned(container))
     }
 
+    /// A `.strong` slot of one of `container`'s cells, bound to `registration`.
+    init(inCellOf container: Container, for registration: Registration) {
+        retention = .strong
+        guarded = .cell(Unsafe.Unowned(container))
+        bound.exchange(registration)
+    }
+
+    /// Whether this is the slot of a cell bound to `registration` (and not retired): compared by address, without
+    /// a lock (see `Unsafe`).
+    func isCell(of registration: Registration) -> Bool {
+        bound.refers(to: registration)
+    }
+
+    /// The registration a cell's slot is bound to, `nil` once retired. The caller holds the container's lock.
+    var cellRegistration: Registration? {
+        bound.loadIgnoringTag()?.object
+    }
+
+    /// Retires a cell's slot bound to `registration`: it forgets the registration (and returns it, for the caller
+    /// to drop after the lock) and is never matched again; `nil` when bound to another. The caller holds the
+    /// container's lock.
+    func retireCell(of registration: Registration) -> Registration? {
+        guard bound.refers(to: registration) else { return nil }
+        return bound.exchange(nil, tag: true)
+    }
+
+    /// The number of the build that stored the instance of a cell's slot (`0` for other slots).
+    package var buildNumber: Int { storedBuild.load(ordering: .relaxed) }
+
     /// Claims the build for the resolution `token`; `false` when somebody builds already.
     func claim(for token: Int) -> Bool {
         builder.compareExchange(expected: 0, desired: token, ordering: .sequentiallyConsistent).exchanged
@@ -71,8 +104,12 @@ package final class InstanceSlot: Sendable {
         case .unguarded:
             // Never reset, so its box lives as long as the slot.
             return box.load()?.object
-        case .container(let container):
-            guard holdsBox.load(ordering: .sequentiallyConsistent) else { return nil }
+        case .container(let container), .cell(let container):
+            // Finding the slot empty — every request-scoped instance before its build, twice (before the claim
+            // and after it) — takes no lock. A reader that finds it empty while a store is under way reads as if
+            // it had come just before the store, which is still building: its claim finds the builder and
+            // waits, or, after the build's `finish`, finds the box (stored before the builder is cleared).
+            guard !box.isEmpty else { return nil }
             return container.with { $0.withStateLocked { box.load()?.object } }
         case .own(let state):
             return state.withLock { weak -> AnyObject? in
@@ -92,19 +129,29 @@ package final class InstanceSlot: Sendable {
         switch guarded {
         case .unguarded:
             return nil
-        case .container(let container):
-            return container.with {
-                $0.withStateLocked {
-                    holdsBox.store(false, ordering: .sequentiallyConsistent)
-                    return box.exchange(nil)
-                }
-            }
+        case .container(let container), .cell(let container):
+            return container.with { $0.withStateLocked { box.exchange(nil) } }
         case .own(let state):
             return state.withLock { weak in
                 weak = nil
                 return box.exchange(nil)
             }
         }
+    }
+
+    /// Whether a cell's slot holds an instance; for a caller that holds the container's lock, under which
+    /// nothing empties it.
+    var holdsInstance: Bool { !box.isEmpty }
+
+    /// Empties a cell's slot and returns the instance it held, as the service it was registered as; for a caller
+    /// that holds the container's lock (closing the container), under which the cell's registration is not
+    /// retired.
+    func takeInstanceUnderContainerLock() -> Any? {
+        guard let box = box.exchange(nil) else { return nil }
+        // A retired cell holds an instance only when a build that started before the replacement ended after
+        // it; the box then unboxes itself.
+        guard let registration = bound.loadIgnoringTag() else { return (box as? any AnyInstanceBox)?.anyValue }
+        return registration.with { registration -> Any? in registration.body.unbox(box) }
     }
 
     /// Keeps `box`, the instance just built for `registration`. Returns whether the slot also recorded it as
@@ -123,14 +170,27 @@ package final class InstanceSlot: Sendable {
             // Stored and held under one taking of the container's lock, which guards both: every request-scoped
             // build ends here. Only an empty slot is built, so nothing is replaced (and released under the lock).
             // A container closed meanwhile does not hold it: the builder's `hold` then disposes it and refuses.
-            return container.with {
-                $0.withHeldInstances { held in
+            return container.with { container in
+                container.withHeldInstances { held in
                     _ = box.exchange(built.object)
-                    holdsBox.store(true, ordering: .sequentiallyConsistent)
                     guard !held.isClosed else { return false }
-                    held.instances.appendMakingRoomForAFew(HeldInstance(slot: self, registration: registration))
+                    held.instances.appendMakingRoomForAFew(
+                        HeldInstance(slot: self, registration: registration, build: container.cells.nextBuild())
+                    )
                     return true
                 }
+            }
+        case .cell(let container):
+            // Without the lock: the number first, so that whoever takes the box out finds it; then the box, then
+            // the closed flag, which closing sets before it takes the boxes out (all sequentially consistent), so
+            // that either closing finds the box or this finds the flag. Only an empty slot is built.
+            // A container closed meanwhile does not keep it: the builder's `hold` then takes it back, disposes it
+            // and refuses.
+            return container.with { container in
+                storedBuild.store(container.cells.nextBuild(), ordering: .relaxed)
+                let stored = box.storeIfEmpty(built.object)
+                assert(stored, "a kept cell's slot was stored twice")
+                return !container.cells.isClosed.load(ordering: .sequentiallyConsistent)
             }
         case .own(let own):
             state = own

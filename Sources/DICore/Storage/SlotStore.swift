@@ -56,9 +56,11 @@ package struct SlotStore: Sendable {
     }
 
     /// The strong slot of `registration` in this container, made the first time: one instance per container,
+    /// in one of the container's cells (`KeptCells`, without its lock), or, once those are bound, in the store,
     /// guarded by the container's lock (`InstanceSlot(keptBy:)`).
     package func slot(for registration: Registration) -> InstanceSlot {
-        slot(for: registration) { owner.with { InstanceSlot(keptBy: $0) } }
+        let kept = owner.with { $0.cells.slot(for: registration, in: $0) }
+        return kept ?? slot(for: registration) { owner.with { InstanceSlot(keptBy: $0) } }
     }
 
     /// The slot of `registration` in this container, made by `make` the first time.
@@ -71,17 +73,24 @@ package struct SlotStore: Sendable {
         }
     }
 
-    /// Drops the slot of `registration` (replaced), and returns it.
-    @discardableResult
+    /// Drops the slot of `registration` (replaced), or retires its cell, and returns the slot.
     package func remove(_ registration: Registration) -> InstanceSlot? {
-        // The removed entry is dropped after the lock: the last reference to anything it keeps may be
-        // released there, and a child container's `deinit` takes this container's lock.
-        let removed = withSlots { slots in slots.position(of: registration).map { slots.remove(at: $0) } }
+        // The removed entry, or the cell's reference to the registration, is dropped after the lock: the last
+        // reference to anything it keeps may be released there, and a child container's `deinit` takes this
+        // container's lock.
+        typealias Removed = (registration: Registration, slot: InstanceSlot)
+        let removed = owner.with { container in
+            container.state.withLock { state -> Removed? in
+                if let retired = container.cells.retire(registration) { return retired }
+                return state.slots.position(of: registration).map { state.slots.remove(at: $0) }
+            }
+        }
         return removed?.slot
     }
 
-    /// Every slot with its registration, oldest first.
+    /// Every slot with its registration: the cells' in the order they were bound, then the store's, oldest
+    /// first.
     package var all: [(registration: Registration, slot: InstanceSlot)] {
-        withSlots { $0.entries }
+        owner.with { container in container.state.withLock { container.cells.bound + $0.slots.entries } }
     }
 }

@@ -37,7 +37,11 @@ import Darwin
 ///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
 ///   replaced for the life of its slot (nor, once a registration republishes it, for the registration's
 ///   life); a replaced registration table is retired, not freed, until no read section can see it; a
-///   replaced `DisposalMemo` snapshot is never freed; a lock-protected reference is read under that lock.
+///   replaced `DisposalMemo` snapshot is never freed; a lock-protected reference is read under that lock. A
+///   container's kept cells (`KeptCells`) are read both ways: a cell's slot is stored once and lives as long as
+///   the container, so it is read without a lock; a cell's registration is compared by address without a lock
+///   (`refers(to:)`, which dereferences nothing) and read as an object only under the container's lock, which
+///   retiring it takes.
 /// - **Task-local objects** (`boundObject(of:)`) are read where the binding that holds them stores them: a
 ///   binding outlives every synchronous use made inside its scope, in its task, its child tasks and (for a
 ///   binding made outside any task) its thread, and a task made inside it keeps its own copy.
@@ -140,6 +144,11 @@ package enum Unsafe {
     /// them would make every core that makes and closes containers write to that object's reference count,
     /// one cache line bounced between all of them. The compiler checks `Sendable` against the word only:
     /// what it points to is covered by the argument above.
+    ///
+    /// Exchanges and stores are sequentially consistent (on the machines Swift runs on, the same instructions
+    /// as acquire-release ones): a kept cell's slot stores its instance and then reads whether its container
+    /// closed, while closing sets that flag and then exchanges the instance out, and neither may miss the
+    /// other.
     @usableFromInline
     package struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
         /// The object's address, retained unless bit 1 is set, with the tag in bit 0; `0` when empty.
@@ -174,6 +183,25 @@ package enum Unsafe {
             return Unowned(Unmanaged.fromOpaque(address))
         }
 
+        /// Whether the reference is empty: never stored to, or emptied without a tag. One load; nothing is
+        /// dereferenced.
+        @inline(__always)
+        package var isEmpty: Bool { word.load(ordering: .acquiring) == 0 }
+
+        /// Whether the reference holds `object`, untagged: the addresses compared, nothing dereferenced, so a
+        /// reader may ask while another thread replaces (and frees) what the reference held.
+        @inline(__always)
+        package func refers(to object: Object) -> Bool {
+            word.load(ordering: .acquiring) == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        }
+
+        /// The object, without retaining it, whatever the tag beside it; `nil` when there is none.
+        package func loadIgnoringTag() -> Unowned<Object>? {
+            let word = word.load(ordering: .acquiring)
+            guard let address = UnsafeRawPointer(bitPattern: word & Self.addressMask) else { return nil }
+            return Unowned(Unmanaged.fromOpaque(address))
+        }
+
         /// The object, without retaining it, and the tag, from one atomic load.
         @inlinable @inline(__always)
         package func loadTagged() -> (object: Unowned<Object>, tag: Bool) {
@@ -189,7 +217,7 @@ package enum Unsafe {
         /// when the reference was empty or held a permanent object, which it did not own.
         @discardableResult
         package func exchange(_ object: Object?, tag: Bool = false) -> Object? {
-            Self.owned(word.exchange(Self.retainedWord(object, tag: tag), ordering: .acquiringAndReleasing))
+            Self.owned(word.exchange(Self.retainedWord(object, tag: tag), ordering: .sequentiallyConsistent))
         }
 
         /// Stores `object` with `tag`, without retaining it: only for an object a `static let` keeps for the
@@ -211,7 +239,7 @@ package enum Unsafe {
         @discardableResult
         package func storeIfEmpty(_ object: Object) -> Bool {
             let word = Self.retainedWord(object, tag: false)
-            let (stored, _) = self.word.compareExchange(expected: 0, desired: word, ordering: .acquiringAndReleasing)
+            let (stored, _) = self.word.compareExchange(expected: 0, desired: word, ordering: .sequentiallyConsistent)
             if !stored { Self.release(word) }
             return stored
         }

@@ -6,6 +6,8 @@ struct MatchingLifetime: LifetimeStrategy {
 
     var keepsInstances: Bool { true }
 
+    var holderTag: String? { tag }
+
     func placement(
         for registration: Registration,
         registeredIn: Container,
