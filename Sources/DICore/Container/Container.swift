@@ -223,7 +223,7 @@ public final class Container: Sendable {
             state.held.isClosed = true
             var taken: [HeldInstance] = []
             swap(&taken, &state.held.instances)
-            cells.close(into: &kept)
+            cells.close(into: &kept, numbered: !taken.isEmpty)
             return taken
         }
         // Fewer than two have no repeats (a request's container holds its instances in cells): no call to make.

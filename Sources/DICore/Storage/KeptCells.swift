@@ -99,41 +99,44 @@ struct KeptCells: ~Copyable, Sendable {
         return result
     }
 
-    /// Marks the cells closed and takes every instance out of them into `kept`, oldest build first. The caller
-    /// holds the container's lock (closing it): no other taker can empty a cell meanwhile, and a cell's
-    /// registration cannot be retired, so it unboxes the instance without being retained.
-    func close(into kept: inout KeptInstances) {
+    /// Marks the cells closed and takes every instance out of them into `kept`, oldest build first, with the
+    /// numbers of their builds when `numbered` (to merge them with the held list's). The caller holds the
+    /// container's lock (closing it): no other taker can empty a cell meanwhile, and a cell's registration cannot
+    /// be retired, so it unboxes the instance without being retained.
+    func close(into kept: inout KeptInstances, numbered: Bool) {
         isClosed.store(true, ordering: .sequentiallyConsistent)
         guard !first.isEmpty else { return }
         // The slots holding an instance, put in the order of their builds as they are found: numbers and
         // unretained references on the stack, so that only the instances themselves are copied, once each.
         var found = InlineArray<8, Unsafe.Unowned<InstanceSlot>?>(repeating: nil)
+        var builds = InlineArray<8, Int>(repeating: 0)
         var count = 0
         forEach { slot in
             guard slot.with({ $0.holdsInstance }) else { return }
             let build = slot.with { $0.buildNumber }
             var position = count
-            while position > 0, kept.builds[position - 1] > build {
-                (kept.builds[position], found[position]) = (kept.builds[position - 1], found[position - 1])
+            while position > 0, builds[position - 1] > build {
+                (builds[position], found[position]) = (builds[position - 1], found[position - 1])
                 position -= 1
             }
-            (kept.builds[position], found[position]) = (build, slot)
+            (builds[position], found[position]) = (build, slot)
             count += 1
         }
         guard count > 0 else { return }
         kept.values.reserveCapacity(count)
+        if numbered { kept.builds.reserveCapacity(count) }
         for position in 0..<count {
             guard let value = found[position].unsafelyUnwrapped.with({ $0.takeInstanceUnderContainerLock() })
             else { continue }
-            kept.builds[kept.values.count] = kept.builds[position]
             kept.values.append(value)
+            if numbered { kept.builds.append(builds[position]) }
         }
     }
 }
 
-/// The instances taken out of a closed container's cells, oldest build first, and the numbers of their builds
-/// (`builds[i]` is that of `values[i]`).
+/// The instances taken out of a closed container's cells, oldest build first, and, when asked for, the numbers
+/// of their builds (`builds[i]` is that of `values[i]`).
 struct KeptInstances {
     var values: [Any] = []
-    var builds = InlineArray<8, Int>(repeating: 0)
+    var builds: [Int] = []
 }
