@@ -71,8 +71,8 @@ package final class InstanceSlot: Sendable {
         bound.exchange(registration)
     }
 
-    /// Whether this is the slot of a cell bound to `registration` (and not retired): compared by address, without
-    /// a lock (see `Unsafe`).
+    /// Whether this is the slot of a cell bound to `registration` (and not retired): compared by address,
+    /// without a lock (see `Unsafe`).
     func isCell(of registration: Registration) -> Bool {
         bound.refers(to: registration)
     }
@@ -82,9 +82,9 @@ package final class InstanceSlot: Sendable {
         bound.loadIgnoringTag()?.object
     }
 
-    /// Retires a cell's slot bound to `registration`: it forgets the registration (and returns it, for the caller
-    /// to drop after the lock) and is never matched again; `nil` when bound to another. The caller holds the
-    /// container's lock.
+    /// Retires a cell's slot bound to `registration`: it forgets the registration (and returns it, for the
+    /// caller to drop after the lock) and is never matched again; `nil` when bound to another. The caller holds
+    /// the container's lock.
     func retireCell(of registration: Registration) -> Registration? {
         guard bound.refers(to: registration) else { return nil }
         return bound.exchange(nil, tag: true)
@@ -143,9 +143,9 @@ package final class InstanceSlot: Sendable {
     /// nothing empties it.
     var holdsInstance: Bool { !box.isEmpty }
 
-    /// Empties a cell's slot and returns the instance it held, as the service it was registered as; for a caller
-    /// that holds the container's lock (closing the container), under which the cell's registration is not
-    /// retired.
+    /// Empties a cell's slot and returns the instance it held, as the service it was registered as; for a
+    /// caller that holds the container's lock (closing the container), under which the cell's registration is
+    /// not retired.
     func takeInstanceUnderContainerLock() -> Any? {
         guard let box = box.exchange(nil) else { return nil }
         // A retired cell holds an instance only when a build that started before the replacement ended after
@@ -167,8 +167,8 @@ package final class InstanceSlot: Sendable {
             assert(replaced == nil, "a lock-free slot was stored twice")
             return false
         case .container(let container):
-            // Stored and held under one taking of the container's lock, which guards both: every request-scoped
-            // build ends here. Only an empty slot is built, so nothing is replaced (and released under the lock).
+            // Stored and held under one taking of the container's lock, which guards both (a container's slot
+            // past its cells). Only an empty slot is built, so nothing is replaced (and released under the lock).
             // A container closed meanwhile does not hold it: the builder's `hold` then disposes it and refuses.
             return container.with { container in
                 container.withHeldInstances { held in
@@ -181,11 +181,11 @@ package final class InstanceSlot: Sendable {
                 }
             }
         case .cell(let container):
-            // Without the lock: the number first, so that whoever takes the box out finds it; then the box, then
-            // the closed flag, which closing sets before it takes the boxes out (all sequentially consistent), so
-            // that either closing finds the box or this finds the flag. Only an empty slot is built.
-            // A container closed meanwhile does not keep it: the builder's `hold` then takes it back, disposes it
-            // and refuses.
+            // Without the lock: the number first (the box's store publishes it), so that whoever takes the box
+            // out finds it; then the box, then the closed flag, which closing sets before it takes the boxes out
+            // (both sequentially consistent), so that either closing finds the box or this finds the flag. Only
+            // an empty slot is built. A container closed meanwhile does not keep it: the builder's `hold` then
+            // takes it back, disposes it and refuses.
             return container.with { container in
                 storedBuild.store(container.cells.nextBuild(), ordering: .relaxed)
                 let stored = box.storeIfEmpty(built.object)

@@ -105,31 +105,20 @@ struct KeptCells: ~Copyable, Sendable {
     /// be retired, so it unboxes the instance without being retained.
     func close(into kept: inout KeptInstances, numbered: Bool) {
         isClosed.store(true, ordering: .sequentiallyConsistent)
-        guard !first.isEmpty else { return }
-        // The slots holding an instance, put in the order of their builds as they are found: numbers and
-        // unretained references on the stack, so that only the instances themselves are copied, once each.
-        var found = InlineArray<8, Unsafe.Unowned<InstanceSlot>?>(repeating: nil)
-        var builds = InlineArray<8, Int>(repeating: 0)
-        var count = 0
-        forEach { slot in
-            guard slot.with({ $0.holdsInstance }) else { return }
-            let build = slot.with { $0.buildNumber }
-            var position = count
-            while position > 0, builds[position - 1] > build {
-                (builds[position], found[position]) = (builds[position - 1], found[position - 1])
-                position -= 1
+        // Oldest build first: each round walks the few cells for the oldest instance not yet taken. No array
+        // to sort, and each instance is copied once.
+        while true {
+            var oldest: (build: Int, slot: Unsafe.Unowned<InstanceSlot>)?
+            forEach { slot in
+                guard slot.with({ $0.holdsInstance }) else { return }
+                let build = slot.with { $0.buildNumber }
+                if build < oldest?.build ?? .max { oldest = (build, slot) }
             }
-            (builds[position], found[position]) = (build, slot)
-            count += 1
-        }
-        guard count > 0 else { return }
-        kept.values.reserveCapacity(count)
-        if numbered { kept.builds.reserveCapacity(count) }
-        for position in 0..<count {
-            guard let value = found[position].unsafelyUnwrapped.with({ $0.takeInstanceUnderContainerLock() })
-            else { continue }
-            kept.values.append(value)
-            if numbered { kept.builds.append(builds[position]) }
+            guard let (build, slot) = oldest else { return }
+            if let value = slot.with({ $0.takeInstanceUnderContainerLock() }) {
+                kept.values.appendMakingRoomForAFew(value)
+                if numbered { kept.builds.appendMakingRoomForAFew(build) }
+            }
         }
     }
 }
