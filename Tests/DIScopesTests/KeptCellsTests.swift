@@ -194,6 +194,51 @@ import Testing
         #expect(outcomes.allSatisfy { $0 == "circularDependency" }, "\(outcomes)")
     }
 
+    /// The same cycle through the ambient container: the second factory resolves through `Container.current`,
+    /// not its resolver.
+    @Test func aCycleThroughKeptInstancesAndTheAmbientContainerEndsInACycleError() throws {
+        let app = Container(name: "app")
+        try app.register(Widget.self, name: "a", scope: .matching("request")) { r in
+            _ = try r.resolve(Widget.self, name: "b")
+            return Widget(origin: "a", serial: 0, log: Log())
+        }
+        try app.register(Widget.self, name: "b", scope: .matching("request")) { _ in
+            _ = try Container.current.resolve(Widget.self, name: "a")
+            return Widget(origin: "b", serial: 0, log: Log())
+        }
+        let request = app.child(name: "request", tags: ["request"])
+        let error = try #require(throws: ResolutionError.self) {
+            try withContainer(request) { try request.resolve(Widget.self, name: "a") }
+        }
+        #expect(error.code == .circularDependency)
+    }
+
+    /// An alias of a request-scoped service hands out the instance in its target's cell, from any thread, and
+    /// moves along when the target is registered again; the replaced instance is disposed once.
+    @Test func anAliasOfAKeptServiceSharesItsCell() async throws {
+        let app = Container(name: "app")
+        let log = Log()
+        let builds = Counter()
+        try app.register(Widget.self, scope: .matching("request")) { _ in
+            Widget(origin: "first", serial: builds.increment(), log: log)
+        }.implements((any Part).self)
+        let request = app.child(name: "request", tags: ["request"])
+        let seen = try #require(await raceOnThreads(3) { thread -> (any Part)? in
+            thread == 0 ? try? request.resolve(Widget.self) : try? request.resolve((any Part).self)
+        })
+        #expect(seen.allSatisfy { $0 != nil && $0 === seen[0] })
+        #expect(builds.value == 1)
+        try app.register(Widget.self, scope: .matching("request")) { _ in
+            Widget(origin: "second", serial: builds.increment(), log: log)
+        }
+        #expect(log.entries == ["dispose 1"])
+        let part = try request.resolve((any Part).self)
+        #expect(part === (try request.resolve(Widget.self)))
+        #expect((part as? Widget)?.origin == "second")
+        request.close()
+        #expect(log.entries == ["dispose 1", "dispose 2"])
+    }
+
     /// Re-registering a request-scoped service thousands of times while a tagged container lives: each
     /// replaced instance is disposed at once, exactly once, the latest at close, and the replaced
     /// registrations are freed (their cells retired, then the slot store used), so memory stays bounded. In a
@@ -246,6 +291,10 @@ import Testing
         #expect(log.entries == ["dispose 2", "dispose 1"])
     }
 }
+
+/// What a `Widget` is also registered as, for aliases.
+protocol Part: AnyObject, Sendable {}
+extension Widget: Part {}
 
 /// An object a factory captures, to tell whether its registration is still alive.
 private final class Token: Sendable {}
