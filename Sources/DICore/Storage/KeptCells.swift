@@ -7,17 +7,16 @@ import Synchronization
 ///
 /// A request's container keeps two or three instances. In the slot store each of them took the container's
 /// lock to be found, again to be stored (and recorded in the held list), and again to be taken at close, and the
-/// store and the held list each allocated an array; in cells, finding a slot is a scan of a few words and
+/// store and the held list each allocated an array; in cells, finding a slot is a walk over a few of them and
 /// storing its instance two atomic writes.
 ///
 /// A cell is a slot that knows its registration, in a list. It is *bound* once, by a compare-and-swap of a new
 /// slot into the empty link at the end of the list, and never bound again: every asker walks from the first
 /// cell and binds at the end, so two askers of one registration meet there, and a registration has one cell
-/// however many threads ask at once. When the registration is replaced its cell is
-/// *retired*, under the container's lock: the slot forgets the registration (nothing keeps a replaced
-/// registration alive) and is never matched again, and its instance is taken out to be disposed.
-/// Registrations beyond the cells (a ninth, or any once retired cells have used them up) get a slot in the
-/// container's slot store instead.
+/// however many threads ask at once. When the registration is replaced its cell is *retired*, under the
+/// container's lock: the slot forgets the registration (nothing keeps a replaced registration alive) and is
+/// never matched again, and its instance is taken out to be disposed. Registrations beyond the cells (a ninth,
+/// or any once retired cells have used them up) get a slot in the container's slot store instead.
 ///
 /// Every cell's slot (`InstanceSlot(inCellOf:)`) numbers its build from `nextBuild()`, as the held list numbers
 /// its instances, so that closing disposes the instances of both newest first.
