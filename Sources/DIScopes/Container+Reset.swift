@@ -65,7 +65,7 @@ extension Container {
         for instance in heldInstances where instance.registration.scope == scope {
             guard seen.insert(ObjectIdentifier(instance.registration)).inserted else { continue }
             for released in releaseHeld(of: instance.registration) {
-                taken += Container.take([released]).map { (released.build, $0) }
+                if let value = Container.take(released) { taken.append((released.build, value)) }
             }
         }
         var weakDropped = 0

@@ -57,16 +57,14 @@ extension Container {
         return values
     }
 
-    /// Takes the instances out of `held`, oldest first. A resettable slot is emptied, so that an instance
-    /// released by two parties at once (a reset racing a close) is handed to only one of them; a singleton's
-    /// slot is never emptied (it is read without a lock) and is released once, with its registration.
+    /// Takes the instances out of `held`, oldest first (see `take(_:)` for one).
     package static func take(_ held: [HeldInstance]) -> [Any] {
         take(held, merging: KeptInstances())
     }
 
     /// Takes the instances out of `held` as `take(_:)` does, and puts those of `kept` (taken out of closed
     /// cells) among them by the numbers of their builds, oldest first.
-    static func take(_ held: [HeldInstance], merging kept: KeptInstances = KeptInstances()) -> [Any] {
+    static func take(_ held: [HeldInstance], merging kept: KeptInstances) -> [Any] {
         // A loop into a list made big enough at once: `compactMap` grows its result one reallocation at a time.
         var values: [Any] = []
         values.reserveCapacity(held.count + kept.values.count)
@@ -76,15 +74,24 @@ extension Container {
                 values.append(kept.values[next])
                 next += 1
             }
-            let registration = instance.registration
-            let isSingleton = instance.slot === registration.singleton
-            let box = isSingleton ? instance.slot.current(registration) : instance.slot.reset()
-            // Not `box.map(registration.body.unbox)`: a partially applied method is a closure allocated
-            // (and its context retained) per instance.
-            if let box { values.append(registration.body.unbox(box)) }
+            if let value = take(instance) { values.append(value) }
         }
         values += kept.values[next...]
         return values
+    }
+
+    /// Takes the instance out of `held`, `nil` when its slot is empty. A resettable slot is emptied, so that an
+    /// instance released by two parties at once (a reset racing a close) is handed to only one of them; a
+    /// singleton's slot is never emptied (it is read without a lock) and is released once, with its
+    /// registration.
+    package static func take(_ held: HeldInstance) -> Any? {
+        let registration = held.registration
+        let isSingleton = held.slot === registration.singleton
+        let box = isSingleton ? held.slot.current(registration) : held.slot.reset()
+        // Not `box.map(registration.body.unbox)`: a partially applied method is a closure allocated (and its
+        // context retained) per instance.
+        guard let box else { return nil }
+        return registration.body.unbox(box)
     }
 
     /// Disposes the instances of `held` that are `Disposable`, newest first.
