@@ -32,14 +32,27 @@ import Testing
             }
         }
 
-        /// Checks one round of `threadsAsking…`/`tasksAsking…`: each service was handed out as one instance, and
-        /// built once (with `own`) since `before`.
-        func expectOneInstanceOfEach(_ seen: [(index: Int, widget: Widget?)], builtSince before: Int, round: Int) {
-            for index in 0..<count {
-                let instances = seen.filter { $0.index == index }.map(\.widget)
-                #expect(instances.allSatisfy { $0 != nil && $0 === instances[0] }, "round \(round), s\(index)")
+        /// Twenty rounds of `threadsAsking…`/`tasksAsking…`: each asks a new request's container with `ask`
+        /// (which returns each service it got), checks that each service was handed out as one instance and built
+        /// once (with `own`), closes the container (`closesAsync`) and checks that every instance was disposed
+        /// once.
+        func askInRounds(
+            closesAsync: Bool,
+            _ ask: (Container) async throws -> [(index: Int, widget: Widget?)]
+        ) async throws {
+            for round in 0..<20 {
+                let request = try request()
+                let before = builds.value
+                let seen = try await ask(request)
+                for index in 0..<count {
+                    let instances = seen.filter { $0.index == index }.map(\.widget)
+                    #expect(instances.allSatisfy { $0 != nil && $0 === instances[0] }, "round \(round), s\(index)")
+                }
+                #expect(builds.value - before == count + 1, "round \(round)")
+                if closesAsync { await request.closeAsync() } else { request.close() }
+                #expect(log.entries.count == builds.value, "round \(round)")
             }
-            #expect(builds.value - before == count + 1, "round \(round)")
+            #expect(Set(log.entries).count == log.entries.count)
         }
 
         /// The order in which asker `asker` asks for the services.
@@ -105,27 +118,20 @@ import Testing
     @Test(arguments: [1, 2, 3, 16])
     func threadsAskingOneRequestAtOnceShareOneInstanceOfEach(threads: Int) async throws {
         let shop = try Shop(count: 12)
-        for round in 0..<20 {
-            let request = try shop.request()
-            let before = shop.builds.value
+        try await shop.askInRounds(closesAsync: false) { request in
             let seen = try #require(await raceOnThreads(threads) { thread in
                 shop.order(of: thread).map { index in (index, try? request.resolve(Widget.self, name: "s\(index)")) }
             })
-            shop.expectOneInstanceOfEach(seen.flatMap { $0 }, builtSince: before, round: round)
-            request.close()
-            #expect(shop.log.entries.count == shop.builds.value, "round \(round)")
+            return seen.flatMap { $0 }
         }
-        #expect(Set(shop.log.entries).count == shop.log.entries.count)
     }
 
     /// The async twin: 1, 2, 3 and 16 tasks.
     @Test(arguments: [1, 2, 3, 16])
     func tasksAskingOneRequestAtOnceShareOneInstanceOfEach(tasks: Int) async throws {
         let shop = try Shop(count: 12)
-        for round in 0..<20 {
-            let request = try shop.request()
-            let before = shop.builds.value
-            let seen = try await withThrowingTaskGroup(of: [(index: Int, widget: Widget?)].self) { group in
+        try await shop.askInRounds(closesAsync: true) { request in
+            try await withThrowingTaskGroup(of: [(index: Int, widget: Widget?)].self) { group in
                 for task in 0..<tasks {
                     group.addTask {
                         var seen: [(index: Int, widget: Widget?)] = []
@@ -137,11 +143,7 @@ import Testing
                 }
                 return try await group.reduce(into: []) { $0 += $1 }
             }
-            shop.expectOneInstanceOfEach(seen, builtSince: before, round: round)
-            await request.closeAsync()
         }
-        #expect(shop.log.entries.count == shop.builds.value)
-        #expect(Set(shop.log.entries).count == shop.log.entries.count)
     }
 
     /// A close racing threads that resolve: every instance built is disposed exactly once — by the close, or,
