@@ -140,7 +140,8 @@ package final class InstanceSlot: Sendable {
     }
 
     /// Whether a cell's slot holds an instance; for a caller that holds the container's lock, under which
-    /// nothing empties it.
+    /// nothing empties it. A sequentially consistent load (see `store`): closing asks it after setting the
+    /// cells' flag, and must not miss a box stored by a builder that then found the flag unset.
     var holdsInstance: Bool { !box.isEmpty }
 
     /// Empties a cell's slot and returns the instance it held, as the service it was registered as; for a
@@ -182,8 +183,8 @@ package final class InstanceSlot: Sendable {
             }
         case .cell(let container):
             // Without the lock: the number first (the box's store publishes it), so that whoever takes the box
-            // out finds it; then the box, then the closed flag, which closing sets before it takes the boxes out
-            // (both sequentially consistent), so that either closing finds the box or this finds the flag. Only
+            // out finds it; then the box, then the closed flag, which closing sets before it looks for the boxes
+            // (all four sequentially consistent), so that either closing finds the box or this finds the flag. Only
             // an empty slot is built. A container closed meanwhile does not keep it: the builder's `hold` then
             // takes it back, disposes it and refuses.
             return container.with { container in

@@ -103,6 +103,8 @@ struct KeptCells: ~Copyable, Sendable {
     /// container's lock (closing it): no other taker can empty a cell meanwhile, and a cell's registration cannot
     /// be retired, so it unboxes the instance without being retained.
     func close(into kept: inout KeptInstances, numbered: Bool) {
+        // Set before any cell is looked at, both sequentially consistent (see `InstanceSlot.store`): a builder
+        // storing meanwhile either has its box found below or finds the flag, and then disposes it itself.
         isClosed.store(true, ordering: .sequentiallyConsistent)
         // Oldest build first: each round walks the few cells for the oldest instance not yet taken. No array
         // to sort, and each instance is copied once.

@@ -145,10 +145,10 @@ package enum Unsafe {
     /// one cache line bounced between all of them. The compiler checks `Sendable` against the word only:
     /// what it points to is covered by the argument above.
     ///
-    /// Exchanges and stores are sequentially consistent (on the machines Swift runs on, the same instructions
-    /// as acquire-release ones): a kept cell's slot stores its instance and then reads whether its container
-    /// closed, while closing sets that flag and then exchanges the instance out, and neither may miss the
-    /// other.
+    /// Exchanges, stores and `isEmpty` are sequentially consistent (on the machines Swift runs on, the same
+    /// instructions as acquire-release ones, or nearly): a kept cell's slot stores its instance and then reads
+    /// whether its container closed, while closing sets that flag and then looks for the instance (`isEmpty`)
+    /// and exchanges it out, and neither may miss the other.
     @usableFromInline
     package struct AtomicReference<Object: AnyObject>: ~Copyable, Sendable {
         /// The object's address, retained unless bit 1 is set, with the tag in bit 0; `0` when empty.
@@ -185,8 +185,15 @@ package enum Unsafe {
 
         /// Whether the reference is empty: never stored to, or emptied without a tag. One load; nothing is
         /// dereferenced.
+        ///
+        /// Sequentially consistent, as the exchanges and stores are: closing a container sets its cells' flag
+        /// and then asks each cell's slot whether it holds an instance, while a slot stores its instance and
+        /// then reads the flag. An acquiring load may be ordered before the flag's store (Arm's `LDAPR`, which
+        /// compilers use for acquiring loads on processors that have it, may pass an earlier `STLR`), and the
+        /// close could then skip an instance whose store had read the flag unset: kept by a closed container,
+        /// and never disposed. On x86 and for Arm's `LDAR` both orderings are the same instruction.
         @inline(__always)
-        package var isEmpty: Bool { word.load(ordering: .acquiring) == 0 }
+        package var isEmpty: Bool { word.load(ordering: .sequentiallyConsistent) == 0 }
 
         /// Whether the reference holds `object`, untagged: the addresses compared, nothing dereferenced, so a
         /// reader may ask while another thread replaces (and frees) what the reference held.
