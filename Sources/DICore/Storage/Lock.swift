@@ -13,15 +13,13 @@ import Darwin
 /// library, where ThreadSanitizer cannot see it, so every `swift test --sanitize=thread` run would report
 /// its critical sections as races. `pthread_mutex_t` and `pthread_cond_t` are intercepted by the sanitizer.
 ///
-/// Its sendability is unchecked, the one such type in DIToolkit, and this is why that is sound: `state` is
-/// only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` of the same mutex (a
-/// `pthread_cond_wait` gives the mutex up and takes it back before `body` runs again), and, as with
-/// `Mutex`, values enter and leave only as `sending`, so no non-Sendable value is shared through it.
+/// The compiler cannot see that sharing its storage between threads is safe; `Unsafe.SendableReference` makes
+/// that one claim, with the argument for it (`Unsafe`, "The `Sendable` claim").
 ///
 /// Every pthread call is checked: a failure means memory corruption or a destroyed lock, and continuing
 /// would hand out the state unguarded. Debug builds use an error-checking mutex, which reports a relock
 /// by the owner or an unlock by another thread instead of deadlocking or corrupting silently.
-package struct Lock<State: ~Copyable>: @unchecked Sendable {
+package struct Lock<State: ~Copyable>: Sendable {
     /// The mutex, in the header of the one allocation that also holds the state, and the condition, in an
     /// allocation of its own made only for a lock made `awaitable`: every container makes a lock, and one lock
     /// in the process waits on a condition (inline, it would put 48 unused bytes between every container's
@@ -46,12 +44,14 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
         }
     }
 
-    private let storage: Storage
+    /// Shared by every copy of the lock, on any thread (see `Unsafe`, "The `Sendable` claim").
+    private let storage: Unsafe.SendableReference<Storage>
 
     /// Makes the lock; `awaitable` sets up the condition that `withLockAwaiting(_:)` and `broadcast()` use.
     package init(_ initialState: consuming sending State, awaitable: Bool = false) {
         let buffer = Storage.create(minimumCapacity: 1) { _ in Primitives() }
-        storage = unsafeDowncast(buffer, to: Storage.self)
+        let storage = unsafeDowncast(buffer, to: Storage.self)
+        self.storage = Unsafe.SendableReference(storage)
         let (primitives, state) = storage.withUnsafeMutablePointers { ($0, $1) }
         state.initialize(to: initialState)
         #if DEBUG
@@ -73,7 +73,7 @@ package struct Lock<State: ~Copyable>: @unchecked Sendable {
 
     /// The addresses of the primitives and the state: fixed for the life of `storage`, which `self` keeps.
     private var pointers: (primitives: UnsafeMutablePointer<Primitives>, state: UnsafeMutablePointer<State>) {
-        storage.withUnsafeMutablePointers { ($0, $1) }
+        storage.object.withUnsafeMutablePointers { ($0, $1) }
     }
 
     /// Runs `body` with exclusive access to the state.

@@ -53,9 +53,13 @@ import Darwin
 /// - **Exact casts** (`cast(_:to:)`) reinterpret a value taken out of `Any` as a type only after checking
 ///   that the type is the very one the value was stored as: the same type, read as itself.
 /// - **The `Sendable` claim** (`SendableReference`, and `AtomicReference`'s): what crosses threads through
-///   them are registration tables and key-path snapshots (immutable after they are built) and instance boxes,
-///   which hold their value in a `let`; only services registered through the `Sendable`-constrained
-///   entry points are kept by lifetimes that share an instance across threads.
+///   them are registration tables and key-path snapshots (immutable after they are built), instance boxes,
+///   which hold their value in a `let` (only services registered through the `Sendable`-constrained entry
+///   points are kept by lifetimes that share an instance across threads), and the storage of a `Lock`, whose
+///   state is only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock` of the mutex
+///   beside it (a `pthread_cond_wait` gives the mutex up and takes it back before the body runs again), and
+///   whose values enter and leave only as `sending`, as with `Mutex`, so that no non-Sendable value is shared
+///   through it.
 @usableFromInline
 package enum Unsafe {
     /// A reference that does no reference counting, valid only while something else keeps the object alive.
@@ -274,7 +278,8 @@ package enum Unsafe {
     }
 
     /// A strong reference the compiler cannot prove `Sendable` (an instance box of a service type it does
-    /// not know): the claim is made here, for the reasons in `Unsafe`.
+    /// not know, a lock's storage): DIToolkit's one unchecked claim of `Sendable`, made here for the reasons
+    /// in `Unsafe`.
     @usableFromInline
     package struct SendableReference<Object: AnyObject>: @unchecked Sendable {
         @usableFromInline package let object: Object
