@@ -34,9 +34,9 @@ extension Container {
     /// Instances that are only `Disposable` are disposed as `close()` disposes them. Afterwards the
     /// container refuses to resolve (`containerClosed`) and to register. Closing twice does nothing more.
     public func closeAsync() async {
-        guard let registrations = markClosed() else { return }
-        for child in children.reversed() { await child.closeAsync() }
-        for value in releaseOwnInstances(of: registrations).reversed() {
+        guard let closing = markClosed() else { return }
+        for child in closing.children.reversed() { await child.closeAsync() }
+        for value in releaseOwnInstances(closing).reversed() {
             // Awaited only when there is something to await: an `async` call per instance would allocate a
             // frame in the task for each.
             let disposal = Self.asyncDisposals.disposal(of: value)

@@ -215,24 +215,30 @@ public final class Container: Sendable {
     }
 
     /// Forgets every instance this container holds, and refuses to hold more (used when the container is
-    /// closed): returns those of the held list, oldest first, each slot once, and takes those in the cells into
-    /// `kept`, oldest build first; both in one lock section.
+    /// closed): returns those of the held list, oldest first, and takes those in the cells into `kept`, oldest
+    /// build first; both in one lock section. The held list may name a slot twice (see `distinct(_:)`).
     @inline(__always)
     func releaseAllHeld(keeping kept: inout KeptInstances) -> [HeldInstance] {
-        let held = state.withLock { state in
-            state.held.isClosed = true
-            var taken: [HeldInstance] = []
-            swap(&taken, &state.held.instances)
-            cells.close(into: &kept, numbered: !taken.isEmpty)
-            return taken
-        }
-        // Fewer than two have no repeats (a request's container holds its instances in cells): no call to make.
-        return held.count < 2 ? held : Self.distinct(held)
+        state.withLock { state in Self.takeAllHeld(&state, from: cells, keeping: &kept) }
+    }
+
+    /// The lock section of `releaseAllHeld(keeping:)`, for a caller that holds the lock of `state`, whose
+    /// cells are `cells`.
+    @inline(__always)
+    static func takeAllHeld(
+        _ state: inout ContainerState, from cells: borrowing KeptCells, keeping kept: inout KeptInstances
+    ) -> [HeldInstance] {
+        state.held.isClosed = true
+        var taken: [HeldInstance] = []
+        swap(&taken, &state.held.instances)
+        cells.close(into: &kept, numbered: !taken.isEmpty)
+        return taken
     }
 
     /// `instances` with each slot once, oldest first. A few (a request's container holds two or three) are
-    /// compared directly, with no set to build.
-    private static func distinct(_ instances: [HeldInstance]) -> [HeldInstance] {
+    /// compared directly, with no set to build; fewer than two have no repeats.
+    static func distinct(_ instances: [HeldInstance]) -> [HeldInstance] {
+        if instances.count < 2 { return instances }
         if instances.count <= 8 {
             // Usually each slot is there once, and then the list itself is the answer.
             let repeats = instances.indices.contains { position in

@@ -29,32 +29,72 @@ extension Container {
     /// request's), while other threads resolve too, with the next process-wide batch of retired tables,
     /// which a server fills within a few dozen requests (see <doc:Performance>).
     public func close() {
-        guard let registrations = markClosed() else { return }
-        for child in children.reversed() { child.close() }
-        Self.dispose(values: releaseOwnInstances(of: registrations))
+        guard let closing = markClosed() else { return }
+        for child in closing.children.reversed() { child.close() }
+        Self.dispose(values: releaseOwnInstances(closing))
     }
 
     /// Marks this container closed, before its children are closed, so that a child made concurrently is
-    /// closed too; returns the registrations it held that have a lifetime strategy, or `nil` when it already
-    /// was closed.
-    @inline(__always)
-    package func markClosed() -> [Registration]? {
-        registry.close()
+    /// closed too; returns what the rest of closing needs, or `nil` when it already was closed.
+    ///
+    /// One lock section marks it closed and lists its children; when it has none (a request's container), the
+    /// same section takes its instances as well, which closing would otherwise take in a section of its own
+    /// once the children are closed (`releaseAllHeld(keeping:)`).
+    package func markClosed() -> Closing? {
+        var children: [Container] = []
+        var kept = KeptInstances()
+        var held: [HeldInstance] = []
+        var took = false
+        guard let registrations = registry.close(andThen: { state in
+            if !state.children.isEmpty {
+                children = state.children.compactMap { $0.retainedUnlessDeinitialising() }
+                if !children.isEmpty { return }
+            }
+            held = Self.takeAllHeld(&state, from: cells, keeping: &kept)
+            took = true
+        }) else { return nil }
+        return Closing(
+            registrations: registrations, children: children, values: took ? Self.values(of: held, kept) : nil
+        )
+    }
+
+    /// What `markClosed()` found: the registrations whose lifetime strategies may keep instances of this
+    /// container elsewhere, the children to close first, and this container's instances when it had no
+    /// children, taken with the mark.
+    package struct Closing: ~Copyable {
+        /// The registrations with a lifetime strategy (see `Registry.close()`).
+        let registrations: [Registration]
+        /// The children to close before this container's instances are disposed, oldest first.
+        package let children: [Container]
+        /// The instances of the held list and of the cells, oldest first; `nil` when there were children,
+        /// whose closing comes first.
+        var values: [Any]?
     }
 
     /// Hands over the instances this closed container held, oldest first: those of its held slots and its
-    /// cells, then those the lifetimes of `registrations` kept elsewhere. Its children are the caller's
-    /// business.
-    package func releaseOwnInstances(of registrations: [Registration]) -> [Any] {
-        var kept = KeptInstances()
-        let held = releaseAllHeld(keeping: &kept)
-        var values = held.isEmpty ? kept.values : Self.take(held, merging: kept)
-        for registration in registrations {
+    /// cells (taken now unless `markClosed()` took them), then those the lifetimes of its registrations kept
+    /// elsewhere. Its children are the caller's business.
+    package func releaseOwnInstances(_ closing: consuming Closing) -> [Any] {
+        var values: [Any]
+        if let taken = closing.values.take() {
+            values = taken
+        } else {
+            var kept = KeptInstances()
+            let held = releaseAllHeld(keeping: &kept)
+            values = Self.values(of: held, kept)
+        }
+        for registration in closing.registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
                 values += lifetime.release(registration, in: self)
             }
         }
         return values
+    }
+
+    /// The instances of `held` (a closed container's held list) and of `kept` (taken out of its cells), oldest
+    /// first.
+    static func values(of held: [HeldInstance], _ kept: consuming KeptInstances) -> [Any] {
+        held.isEmpty ? kept.values : take(distinct(held), merging: kept)
     }
 
     /// Takes the instances out of `held`, oldest first (see `take(_:)` for one).

@@ -334,50 +334,67 @@ package struct Registry: ~Copyable, Sendable {
     /// that were still pending were never in a table a lock-free reader could see: they go at once. The
     /// closed table is a shared one, so closing builds none.
     package func close() -> [Registration]? {
-        let (registrations, dropped, droppedValue) = withState(keepingValue: true) {
-            state -> ([Registration]?, PendingRegistrations, PendingValue?) in
-            let table = table
-            guard !table.with({ $0.isClosed }) else { return (nil, PendingRegistrations(), nil) }
-            // A request's container: nothing published (the table is the shared empty one), nothing pending but
-            // the value it may keep, no tap. Closing it takes the value out and swaps in the shared closed
-            // table, which retires nothing: what the general path below does, without its loops and its copy.
-            if table.with({ $0.isShared }), state.pending.isEmpty, state.taps == 0 {
-                let droppedValue = state.pendingValue.take()
-                state.lockedLookups = 0
-                RegistrationTable.closed(observesResolutions: false, isTapped: false).with {
-                    _ = published.exchange(permanent: $0)
-                }
-                return ([], PendingRegistrations(), droppedValue)
-            }
-            // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
-            // request's container usually has none, and then no array is built.
-            var registrations: [Registration] = []
-            table.with { table in
-                for registration in table.registrations where registration.scope.hasLifetimeStrategy {
-                    registrations.append(registration)
-                }
-            }
-            state.pending.forEach { registration in
-                if registration.scope.hasLifetimeStrategy { registrations.append(registration) }
-            }
-            // Taken out whole, and dropped once the lock is given up: the last reference to a registration may
-            // be in them, and with it the last reference to whatever its factory captured (a child container,
-            // whose `deinit` takes this container's lock). A closed container never registers again.
-            var dropped = PendingRegistrations()
-            swap(&dropped, &state.pending)
-            // A kept value has no lifetime strategy; it goes with the pending ones.
-            var droppedValue: PendingValue?
-            swap(&droppedValue, &state.pendingValue)
-            state.pendingReplacesPublished = false
-            state.lockedLookups = 0
-            let closed = RegistrationTable.closed(
-                observesResolutions: table.with { $0.observesResolutions }, isTapped: state.taps > 0
-            )
-            closed.with { install($0, &state) }
-            return (registrations, dropped, droppedValue)
+        close(andThen: { _ in })
+    }
+
+    /// Closes the registry as `close()` does and, in the same lock section, once it is closed now, runs `extra`
+    /// on the container's whole state: what else closing takes under the lock goes with the mark, in one
+    /// section. Returns the registrations with a lifetime strategy, or `nil` when the registry already was
+    /// closed (and `extra` did not run). (`extra` hands its results out through what it captures: a generic
+    /// result would be copied through the runtime's tuple witnesses.)
+    func close(andThen extra: (inout ContainerState) -> Void) -> [Registration]? {
+        let (registrations, dropped, droppedValue) = withContainerState(keepingValue: true) { container in
+            let closed = close(&container.registry)
+            if closed.0 != nil { extra(&container) }
+            return closed
         }
         _ = (dropped, droppedValue)
         return registrations
+    }
+
+    /// The lock section of `close(andThen:)` for the registry's own state: the registrations with a lifetime
+    /// strategy (`nil` when already closed), and the pending registrations and the kept value it took out,
+    /// which the caller drops once the lock is given up.
+    private func close(_ state: inout State) -> ([Registration]?, PendingRegistrations, PendingValue?) {
+        let table = table
+        guard !table.with({ $0.isClosed }) else { return (nil, PendingRegistrations(), nil) }
+        // A request's container: nothing published (the table is the shared empty one), nothing pending but
+        // the value it may keep, no tap. Closing it takes the value out and swaps in the shared closed
+        // table, which retires nothing: what the general path below does, without its loops and its copy.
+        if table.with({ $0.isShared }), state.pending.isEmpty, state.taps == 0 {
+            let droppedValue = state.pendingValue.take()
+            state.lockedLookups = 0
+            RegistrationTable.closed(observesResolutions: false, isTapped: false).with {
+                _ = published.exchange(permanent: $0)
+            }
+            return ([], PendingRegistrations(), droppedValue)
+        }
+        // Only registrations with a lifetime strategy have instances to release beyond the held ones; a
+        // request's container usually has none, and then no array is built.
+        var registrations: [Registration] = []
+        table.with { table in
+            for registration in table.registrations where registration.scope.hasLifetimeStrategy {
+                registrations.append(registration)
+            }
+        }
+        state.pending.forEach { registration in
+            if registration.scope.hasLifetimeStrategy { registrations.append(registration) }
+        }
+        // Taken out whole, and dropped once the lock is given up: the last reference to a registration may
+        // be in them, and with it the last reference to whatever its factory captured (a child container,
+        // whose `deinit` takes this container's lock). A closed container never registers again.
+        var dropped = PendingRegistrations()
+        swap(&dropped, &state.pending)
+        // A kept value has no lifetime strategy; it goes with the pending ones.
+        var droppedValue: PendingValue?
+        swap(&droppedValue, &state.pendingValue)
+        state.pendingReplacesPublished = false
+        state.lockedLookups = 0
+        let closed = RegistrationTable.closed(
+            observesResolutions: table.with { $0.observesResolutions }, isTapped: state.taps > 0
+        )
+        closed.with { install($0, &state) }
+        return (registrations, dropped, droppedValue)
     }
 
     package var isClosed: Bool { withTable { $0.isClosed } }
@@ -506,6 +523,16 @@ package struct Registry: ~Copyable, Sendable {
         keepingValue: Bool = false,
         _ body: (inout State) throws(E) -> Result
     ) throws(E) -> Result {
+        try withContainerState(keepingValue: keepingValue) { container throws(E) in try body(&container.registry) }
+    }
+
+    /// `withState(keepingValue:_:)` with the container's whole state, for a section that also changes what is
+    /// not the registry's (`close(andThen:)`).
+    @inline(__always)
+    private func withContainerState<Result: Sendable, E: Error>(
+        keepingValue: Bool = false,
+        _ body: (inout ContainerState) throws(E) -> Result
+    ) throws(E) -> Result {
         let (result, freed, handedOver) = try lock.withLock {
             container throws(E) -> (Result, [RegistrationTable], [RegistrationTable]) in
             // Whatever looks at the registrations, but the fast path's lookup and `close()`, sees a kept value
@@ -514,7 +541,7 @@ package struct Registry: ~Copyable, Sendable {
                 container.registry.pendingValue = nil
                 container.registry.pending.insert(value.registration())
             }
-            let result = try body(&container.registry)
+            let result = try body(&container)
             guard container.registry.retirement?.hasTablesToHandOut == true else { return (result, [], []) }
             defer {
                 container.registry.retirement!.freed = []
