@@ -3,6 +3,7 @@
 #
 #   Integration/profile.sh                  20 s of load per variant
 #   Integration/profile.sh --duration 60    longer, for a finer breakdown
+#   SHOP_SERVER=path/to/shop-server Integration/profile.sh   a build of your own (another commit's, to compare)
 #
 # Runs the container server and the hand-scoped one (`shop-server --hand-scoped`: the same services handed out
 # by a request scope written by hand for this graph) in turn under wrk's mix, as load.sh does, and samples each
@@ -14,9 +15,11 @@
 # then the container's part by the innermost frame of its code in each sample.
 #
 # The share is a ratio within one run, so it does not move with the machine's speed from one minute to the next,
-# which moves load.sh's throughput ratios by several points: it tells a step of a fraction of a point. It counts
-# only what runs inside the scope's frames, not what the scope's code and data cost the rest of the request by
-# pushing it out of the caches; load.sh measures that, and everything else, in the end result.
+# which moves load.sh's throughput ratios by several points: runs of one build spread by about 0.4 points of
+# share, so three runs of each of two builds tell a step of about a point (some 1.2 µs per request). It counts only
+# what runs inside the scope's frames (their cache misses included), not what the scope's code and data cost the
+# rest of the request by pushing it out of the caches; load.sh measures that, and everything else, in the end
+# result. See Integration/MEASUREMENTS.md, "Under load, from the server's own samples".
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -27,7 +30,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --duration) duration=$2; shift ;;
         --port) port=$2; shift ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "profile.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -41,8 +44,11 @@ for tool in wrk perf; do
     fi
 done
 
-swift build -c release --scratch-path .build-release --product shop-server > /dev/null
-bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/shop-server"
+bin=${SHOP_SERVER:-}
+if [ -z "$bin" ]; then
+    swift build -c release --scratch-path .build-release --product shop-server > /dev/null
+    bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/shop-server"
+fi
 work=$(mktemp -d)
 server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
