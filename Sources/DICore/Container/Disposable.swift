@@ -43,19 +43,18 @@ extension Container {
     package func markClosed() -> Closing? {
         var children: [Container] = []
         var kept = KeptInstances()
-        var held: [HeldInstance] = []
-        var took = false
+        // Taken with the mark only when there are no children to close first.
+        var held: [HeldInstance]?
         guard let registrations = registry.close(andThen: { state in
             if !state.children.isEmpty {
                 children = state.children.compactMap { $0.retainedUnlessDeinitialising() }
                 if !children.isEmpty { return }
             }
             held = Self.takeAllHeld(&state, from: cells, keeping: &kept)
-            took = true
         }) else { return nil }
-        return Closing(
-            registrations: registrations, children: children, values: took ? Self.values(of: held, kept) : nil
-        )
+        var values: [Any]?
+        if let held { values = Self.values(of: held, kept) }
+        return Closing(registrations: registrations, children: children, values: values)
     }
 
     /// What `markClosed()` found: the registrations whose lifetime strategies may keep instances of this

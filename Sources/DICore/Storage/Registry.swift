@@ -345,7 +345,7 @@ package struct Registry: ~Copyable, Sendable {
     func close(andThen extra: (inout ContainerState) -> Void) -> [Registration]? {
         let (registrations, dropped, droppedValue) = withContainerState(keepingValue: true) { container in
             let closed = close(&container.registry)
-            if closed.0 != nil { extra(&container) }
+            if closed.registrations != nil { extra(&container) }
             return closed
         }
         _ = (dropped, droppedValue)
@@ -355,7 +355,9 @@ package struct Registry: ~Copyable, Sendable {
     /// The lock section of `close(andThen:)` for the registry's own state: the registrations with a lifetime
     /// strategy (`nil` when already closed), and the pending registrations and the kept value it took out,
     /// which the caller drops once the lock is given up.
-    private func close(_ state: inout State) -> ([Registration]?, PendingRegistrations, PendingValue?) {
+    private func close(_ state: inout State)
+        -> (registrations: [Registration]?, dropped: PendingRegistrations, droppedValue: PendingValue?)
+    {
         let table = table
         guard !table.with({ $0.isClosed }) else { return (nil, PendingRegistrations(), nil) }
         // A request's container: nothing published (the table is the shared empty one), nothing pending but
