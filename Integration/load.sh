@@ -8,6 +8,12 @@
 #                                       request scope written by hand for this graph (a middleware, a task-local
 #                                       binding, an object and a lock per request), the request container's
 #                                       shape with nothing general in it
+#   Integration/load.sh --minimal       also the floor and the minimal-container server: the same services in the
+#                                       least a general container does (found by type in a table made at
+#                                       start-up, kept type-erased, one scope per request), to tell what being
+#                                       general costs from what DIToolkit adds to it
+#   Integration/load.sh --route add     one route only instead of the mix (products, add, health), to see which
+#                                       routes the container's cost falls on
 #   Integration/load.sh --calibrate     the hand-wired server against itself with 500 distinct functions
 #                                       (cold-code) and with the same instructions in one (hot-loop) per request
 #
@@ -34,18 +40,24 @@ connections=8        # wrk connections, one wrk thread each (one user per connec
 port=${PORT:-8089}
 calibrate=0
 floor=0
+minimal=0
+route=""
 max_rss_growth=${MAX_RSS_GROWTH_PERCENT:-5}
 while [ $# -gt 0 ]; do
     case "$1" in
         --short) duration=6; warmup=4; slices=2 ;;
         --calibrate) calibrate=1 ;;
         --floor) floor=1 ;;
+        --minimal) floor=1; minimal=1 ;;
+        --route)
+            case "$2" in products|add|health) route=$2 ;; *) echo "load.sh: --route takes products, add or health" >&2; exit 2 ;; esac
+            shift ;;
         --duration) duration=$2; shift ;;
         --warmup) warmup=$2; shift ;;
         --slices) slices=$2; shift ;;
         --connections) connections=$2; shift ;;
         --port) port=$2; shift ;;
-        -h|--help) sed -n '2,19p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$script" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "load.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -84,10 +96,12 @@ trap cleanup EXIT
 # The variants, each with its shop-server flags; the last is the baseline the others are compared with.
 variants=(container hand-wired)
 [ "$floor" -eq 1 ] && variants=(container hand-scoped hand-wired)
+[ "$minimal" -eq 1 ] && variants=(container minimal-container hand-scoped hand-wired)
 [ "$calibrate" -eq 1 ] && variants=(cold-code hot-loop hand-wired)
 declare -A pid_of port_of
 declare -A flags_of=(
     [container]="" [hand-wired]="--hand-wired" [hand-scoped]="--hand-scoped"
+    [minimal-container]="--minimal-container"
     [cold-code]="--hand-wired --synthetic-work cold-code" [hot-loop]="--hand-wired --synthetic-work hot-loop"
 )
 start() {  # variant port
@@ -108,7 +122,7 @@ start() {  # variant port
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 drive() {  # variant seconds output
     wrk -t "$connections" -c "$connections" -d "${2}s" --timeout 5s -s Load/mix.lua \
-        "http://127.0.0.1:${port_of[$1]}" >"$3" 2>"$3.err" || { cat "$3" "$3.err" >&2; exit 1; }
+        "http://127.0.0.1:${port_of[$1]}" ${route:+-- "$route"} >"$3" 2>"$3.err" || { cat "$3" "$3.err" >&2; exit 1; }
     if [ -s "$3.err" ]; then sed 's/^/  wrk: /' "$3.err" >&2; fi
 }
 
@@ -159,31 +173,32 @@ for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant")
     for variant in "${variants[@]:0:${#variants[@]}-1}"; do
         echo "ratio $variant / $baseline ${summary_of[$variant]} ${summary_of[$baseline]}"
     done
-} | awk -v duration="$duration" -v warmup="$warmup" -v conns="$connections" -v cores="$(nproc)" \
+} | awk -v duration="$duration" -v warmup="$warmup" -v conns="$connections" -v cores="$(nproc)" -v route="$route" \
     -v calibrate="$calibrate" -v lines="${cold_lines:-0}" '
     function growth(b, a) { return (a - b) * 100 / b }
     BEGIN {
-        printf "\nshop-server under wrk: %d s per variant after %d s of warm-up, %d connections, 127.0.0.1\n\n",
-            duration, warmup, conns
-        printf "| %-24s | %9s | %8s | %8s | %7s | %10s | %10s | %7s |\n",
+        printf "\nshop-server under wrk: %d s per variant after %d s of warm-up, %d connections, 127.0.0.1, %s\n\n",
+            duration, warmup, conns, route == "" ? "the mix of routes" : "route " route " only"
+        printf "| %-30s | %9s | %8s | %8s | %7s | %10s | %10s | %7s |\n",
             "variant", "req/s", "p50 ms", "p99 ms", "non-2xx", "RSS warm", "RSS end", "growth"
-        printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n", "--------------------------", "----------:", "---------:",
+        printf "|%s|%s|%s|%s|%s|%s|%s|%s|\n", "--------------------------------", "----------:", "---------:",
             "---------:", "--------:", "-----------:", "-----------:", "--------:"
     }
     $1 == "row" {
-        printf "| %-24s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", $2,
+        printf "| %-30s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", $2,
             $3, $4, $5, $6 + $7, $8 / 1024, $9 / 1024, growth($8, $9)
         rps[$2] = $3
     }
     $1 == "ratio" {
         # $2 / $4: the variant ($5..$11) over the baseline ($12..$18).
-        printf "| %-24s | %9.3f | %8.3f | %8.3f | %7s | %10.3f | %10.3f | %7s |\n",
+        printf "| %-30s | %9.3f | %8.3f | %8.3f | %7s | %10.3f | %10.3f | %7s |\n",
             $2 " / " $4, $5 / $12, $6 / $13, $7 / $14, "", $10 / $17, $11 / $18, ""
         cost[$2] = sprintf("throughput %+.1f%%, p50 %+.1f%%", ($12 - $5) * 100 / $12, ($6 - $13) * 100 / $13)
     }
     END {
         if ("container" in cost) printf "\nContainer cost: %s (target: at most 5%% each).\n", cost["container"]
         if ("hand-scoped" in cost) printf "The request scope by hand (the floor): %s.\n", cost["hand-scoped"]
+        if ("minimal-container" in cost) printf "The minimal general container: %s.\n", cost["minimal-container"]
         if (calibrate) {
             # Machine time per request (every core is busy): cores / throughput.
             cold = cores / rps["cold-code"] * 1e6; hot = cores / rps["hot-loop"] * 1e6

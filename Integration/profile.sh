@@ -4,15 +4,17 @@
 #   Integration/profile.sh                  20 s of load per variant
 #   Integration/profile.sh --duration 60    longer, for a finer breakdown
 #   SHOP_SERVER=path/to/shop-server Integration/profile.sh   a build of your own (another commit's, to compare)
+#   Integration/profile.sh --minimal        also the minimal-container server (shop-server --minimal-container)
 #
 # Runs the container server and the hand-scoped one (`shop-server --hand-scoped`: the same services handed out
 # by a request scope written by hand for this graph) in turn under wrk's mix, as load.sh does, and samples each
 # with `perf record -g` (the CPU clock, 2999 times a second per thread). A sample is in the request scope when a
 # frame of its stack is the scope's code: DIToolkit's modules and RequestContainerMiddleware for the container,
-# HandScope for the hand-scoped server. Both scopes build the same services (the unit of work, the user, the
-# cart) and the middlewares make the same RequestInfo, so those constructors count on both sides. Prints, per
-# variant, the server's CPU per request, the scope's part of it, and that part's share of the server's samples;
-# then the container's part by the innermost frame of its code in each sample.
+# HandScope for the hand-scoped server, MinimalContainer (and its middleware) for the minimal one. The scopes
+# build the same services (the unit of work, the user, the cart) and the middlewares make the same RequestInfo,
+# so those constructors count on every side. Prints, per variant, the server's CPU per request, the scope's part
+# of it, and that part's share of the server's samples; then the container's part by the innermost frame of its
+# code in each sample.
 #
 # The share is a ratio within one run, so it does not move with the machine's speed from one minute to the next,
 # which moves load.sh's throughput ratios by several points: runs of one build spread by about 0.4 points of
@@ -24,13 +26,15 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 duration=20
+minimal=0
 port=${PORT:-8089}
 connections=8
 while [ $# -gt 0 ]; do
     case "$1" in
         --duration) duration=$2; shift ;;
         --port) port=$2; shift ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --minimal) minimal=1 ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "profile.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -92,6 +96,7 @@ profile() {
 echo "== Profiling container and hand-scoped, ${duration}s each under wrk" >&2
 profile container "" '6DICore|8DIScopes|18DIPropertyWrappers|RequestContainerMiddleware'
 profile hand-scoped "--hand-scoped" 'HandScope'
+[ "$minimal" -eq 1 ] && profile minimal-container "--minimal-container" 'MinimalContainer'
 
 printf "\n%-12s %10s %14s %14s %8s\n" variant "req/s" "server µs/req" "scope µs/req" share
 awk -v duration="$duration" '{

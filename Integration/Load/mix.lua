@@ -1,7 +1,8 @@
 -- The request mix of Integration/load.sh, for wrk: one connection per wrk thread, each thread its own user,
 -- so a thread's requests are strictly sequential and its checkout always finds the items it added.
 --
--- Every 10 requests of a thread: 4 × GET /products, 3 × POST /cart/items, 2 × GET /health, 1 × POST /checkout.
+-- Every 10 requests of a thread: 4 × GET /products, 3 × POST /cart/items, 2 × GET /health, 1 × POST /checkout;
+-- with a script argument (`products`, `add` or `health`), that route alone (a cart that only grows, for `add`).
 -- done() prints machine-readable lines (KEY value) that load.sh parses: the exact non-2xx count (wrk's own
 -- "Non-2xx or 3xx" line lets 3xx pass), latency percentiles in microseconds, requests and duration.
 
@@ -20,6 +21,8 @@ local sequence = {
 }
 
 function init(args)
+    -- `wrk ... -- add`: one route only (load.sh --route).
+    if args[1] ~= nil then sequence = { args[1] } end
     non2xx = 0
     step = 0
     user = "load-" .. id

@@ -10,9 +10,11 @@
 // each route's endpoint resolves; checkout's service is resolved with `resolveAsync`, after one checkout
 // before the count has connected the payment gateway), hand-add (what the hand-wired server makes for
 // POST /cart/items instead, and for POST /checkout too: its checkout service is made once, at start-up),
-// scoped-add (what the hand-scoped server does for it: a `HandScope` made, bound and closed around the same). The
-// handlers' own work is left out: it is the same in the hand-wired server. Valgrind 3.19 stops with an internal
-// error in checkout mode (the only mode that awaits an actor, the payment gateway): time it with `time`.
+// scoped-add (what the hand-scoped server does for it: a `HandScope` made, bound and closed around the same),
+// minimal-add (the same from a `MinimalContainer`, as the minimal-container server's: its scope made, bound,
+// asked for the catalog, the cart and the unit of work, and closed). The handlers' own work is left out: it is
+// the same in the hand-wired server. Valgrind 3.19 stops with an internal error in checkout mode (the only mode
+// that awaits an actor, the payment gateway): time it with `time`.
 //
 //   request-probe time add 20000 2     # wall clock: 20,000 requests on each of 2 tasks, ns per request
 //   PROBE_EVICT_KB=8192 request-probe time add 20000 1   # the same, with caches cold at every request
@@ -42,7 +44,7 @@ var arguments = CommandLine.arguments.dropFirst()
 // sharing the server container between threads costs. Noisy: compare builds in alternated runs.
 let timed = arguments.first == "time"
 if timed { arguments = arguments.dropFirst() }
-let modes = ["lifecycle", "products", "add", "health", "checkout", "hand-add", "scoped-add", "idle"]
+let modes = ["lifecycle", "products", "add", "health", "checkout", "hand-add", "scoped-add", "minimal-add", "idle"]
 guard let mode = arguments.first, modes.contains(mode),
       let count = arguments.dropFirst().first.map({ Int($0) }) ?? 1000,
       let threads = arguments.dropFirst(2).first.map({ Int($0) }) ?? 1
@@ -89,8 +91,23 @@ let services = HandScope.Services(carts: carts, pricing: pricing, journal: journ
     scope.close()
 }
 
+let minimal = MinimalContainer.shop(
+    catalog: try server.server!.resolve((any ProductCatalog).self), carts: carts, pricing: pricing, journal: journal
+)
+
+@Sendable func serveMinimal(_ index: Int) async throws {
+    let scope = MinimalContainer.Scope(minimal, request: RequestInfo(request, id: "probe-\(index)"))
+    try await MinimalContainer.Scope.bind(scope) {
+        let bound = MinimalContainer.Scope.bound
+        use((try bound.resolve((any ProductCatalog).self), try bound.resolve((any ShoppingCart).self),
+             try bound.resolve(UnitOfWork.self)))
+    }
+    scope.close()
+}
+
 @Sendable func serve(_ index: Int) async throws {
     if mode == "idle" { return }
+    if mode == "minimal-add" { return try await serveMinimal(index) }
     if mode == "hand-add" { return serveByHand(index) }
     if mode == "scoped-add" { return try await serveScoped(index) }
     let container = try middleware.makeContainer(for: request, id: "probe-\(index)")

@@ -42,6 +42,9 @@ public struct ShopServer: Sendable {
         /// closes for every request: the request container's shape without a container (the load test's
         /// floor, `load.sh --floor`).
         case handScoped = "hand-scoped"
+        /// Built by hand, handed out by a ``MinimalContainer``: the least a general container does, services
+        /// found by type and kept type-erased, with a scope per request (`load.sh --minimal`).
+        case minimalContainer = "minimal-container"
     }
 
     /// How to build the server.
@@ -112,8 +115,7 @@ public struct ShopServer: Sendable {
     public static func make(_ options: Options) async throws -> ShopServer {
         switch options.wiring {
         case .container: try makeWithContainers(options)
-        case .handWired: try await makeHandWired(options, scoped: false)
-        case .handScoped: try await makeHandWired(options, scoped: true)
+        case .handWired, .handScoped, .minimalContainer: try await makeHandWired(options)
         }
     }
 
@@ -180,8 +182,11 @@ public struct ShopServer: Sendable {
 
     // MARK: - Hand wiring
 
-    /// The hand-wired server; with `scoped`, its per-request services come from a ``HandScope``.
-    private static func makeHandWired(_ options: Options, scoped: Bool) async throws -> ShopServer {
+    /// The hand-wired server; with ``Wiring/handScoped`` its per-request services come from a ``HandScope``,
+    /// with ``Wiring/minimalContainer`` all its services from a ``MinimalContainer``.
+    private static func makeHandWired(_ options: Options) async throws -> ShopServer {
+        let scoped = options.wiring == .handScoped
+        let minimal = options.wiring == .minimalContainer
         let logger = SwiftLogShopLogger(options.logger)
         let http = ServerBackend()
         let orders = InMemoryOrderStore(capacity: 100)
@@ -199,13 +204,23 @@ public struct ShopServer: Sendable {
         @Sendable func begin(_ request: Request) {
             if let synthetic { synthetic.run(seed: request.method.rawValue.utf8.count) }
         }
-        @Sendable func cart(for request: Request) -> SessionCart {
+        @Sendable func catalogService() throws -> any ProductCatalog {
+            if minimal { return try MinimalContainer.Scope.bound.resolve((any ProductCatalog).self) }
+            return catalog
+        }
+        @Sendable func journalService() throws -> UnitOfWorkJournal {
+            if minimal { return try MinimalContainer.Scope.bound.resolve(UnitOfWorkJournal.self) }
+            return journal
+        }
+        @Sendable func cart(for request: Request) throws -> any ShoppingCart {
+            if minimal { return try MinimalContainer.Scope.bound.resolve((any ShoppingCart).self) }
             if scoped { return HandScope.bound.cart }
             return handWiredCart(headers: request.headers, store: carts, pricing: pricing)
         }
         @Sendable func withUnitOfWork<T>(
             _ request: Request, _ context: BasicRequestContext, _ body: (UnitOfWork) async throws -> T
         ) async throws -> T {
+            if minimal { return try await body(MinimalContainer.Scope.bound.resolve(UnitOfWork.self)) }
             if scoped { return try await body(HandScope.bound.unitOfWork) }   // the scope disposes it
             let work = UnitOfWork(request: RequestInfo(request, context: context), journal: journal)
             do {
@@ -219,19 +234,23 @@ public struct ShopServer: Sendable {
         }
 
         let router = Router()
+        if minimal {
+            let services = MinimalContainer.shop(catalog: catalog, carts: carts, pricing: pricing, journal: journal)
+            router.add(middleware: MinimalContainerMiddleware(container: services))
+        }
         if scoped {
             let services = HandScope.Services(carts: carts, pricing: pricing, journal: journal)
             router.add(middleware: HandScopeMiddleware(services: services))
         }
         router.get("/products") { request, _ in
             begin(request)
-            return try await ShopHandlers.products(catalog: catalog)
+            return try await ShopHandlers.products(catalog: catalogService())
         }
         router.post("/cart/items") { request, context in
             begin(request)
             let item = try await request.decode(as: ShopHandlers.AddItem.self, context: context)
             let added = try await withUnitOfWork(request, context) { work in
-                try await ShopHandlers.addItem(item, catalog: catalog, cart: cart(for: request), work: work)
+                try await ShopHandlers.addItem(item, catalog: catalogService(), cart: cart(for: request), work: work)
             }
             return EditedResponse(status: .created, response: added)
         }
@@ -243,7 +262,7 @@ public struct ShopServer: Sendable {
         }
         router.get("/health") { request, _ in
             begin(request)
-            return ShopHandlers.health(journal: journal)
+            return ShopHandlers.health(journal: try journalService())
         }
 
         let application = Application(router: router, configuration: configuration(options), logger: options.logger)
@@ -254,5 +273,36 @@ public struct ShopServer: Sendable {
     /// for every request that needs one, so that they build the same objects.
     static func handWiredCart(headers: HTTPFields, store: CartStore, pricing: CartPricing) -> SessionCart {
         SessionCart(session: UserSession(user: headers[userHeader] ?? "guest"), store: store, pricing: pricing)
+    }
+}
+
+extension MinimalContainer {
+    /// The shop's services as the container server registers them, in a minimal container: the app services
+    /// shared, the user, the cart and the unit of work one per request.
+    ///
+    /// - Parameters:
+    ///   - catalog: The product catalog.
+    ///   - carts: The store of every user's cart.
+    ///   - pricing: The cart's pricing rules.
+    ///   - journal: The journal every unit of work records in.
+    /// - Returns: The container.
+    package static func shop(
+        catalog: any ProductCatalog, carts: CartStore, pricing: CartPricing, journal: UnitOfWorkJournal
+    ) -> MinimalContainer {
+        MinimalContainer([
+            shared(catalog, as: (any ProductCatalog).self),
+            shared(carts),
+            shared(pricing),
+            shared(journal),
+            perRequest(slot: 0) { scope in
+                UserSession(user: try scope.resolve(RequestInfo.self).headers[ShopServer.userHeader] ?? "guest")
+            },
+            perRequest(slot: 1, as: (any ShoppingCart).self) { scope in
+                SessionCart(session: try scope.resolve(), store: try scope.resolve(), pricing: try scope.resolve())
+            },
+            perRequest(slot: 2) { scope in
+                UnitOfWork(request: try scope.resolve(), journal: try scope.resolve())
+            },
+        ])
     }
 }

@@ -1,7 +1,7 @@
 // shop-server: the shop over HTTP, one request container per request.
 //
 //   swift run --package-path Integration shop-server [--host 127.0.0.1] [--port 8080] 
-//       [--hand-wired | --hand-scoped] [--synthetic-work cold-code|hot-loop]
+//       [--hand-wired | --hand-scoped | --minimal-container] [--synthetic-work cold-code|hot-loop]
 //
 // The port can also come from the PORT environment variable. SIGTERM or SIGINT shut it down gracefully: the
 // server stops accepting connections, finishes the requests in flight, then closes the container tree.
@@ -11,7 +11,7 @@ import Logging
 import ShopServer
 
 let usage = """
-    usage: shop-server [--host ADDRESS] [--port PORT] [--hand-wired | --hand-scoped]
+    usage: shop-server [--host ADDRESS] [--port PORT] [--hand-wired | --hand-scoped | --minimal-container]
                        [--synthetic-work KIND]
 
       --host ADDRESS   the address to listen on (default 127.0.0.1)
@@ -20,6 +20,9 @@ let usage = """
                        (the baseline of Integration/load.sh)
       --hand-scoped    the same, with a middleware that gives every request a scope made by hand for
                        its unit of work and cart (the floor of Integration/load.sh --floor)
+      --minimal-container
+                       the same services in the least a general container does: found by type, one
+                       scope per request (Integration/load.sh --minimal)
       --synthetic-work KIND
                        with --hand-wired, add to every request 500 distinct functions (cold-code) or
                        one function run 500 times (hot-loop): load.sh --calibrate's variants
@@ -39,6 +42,8 @@ while let argument = arguments.popFirst() {
         options.wiring = .handWired
     case "--hand-scoped":
         options.wiring = .handScoped
+    case "--minimal-container":
+        options.wiring = .minimalContainer
     case "--synthetic-work":
         guard let work = arguments.popFirst().flatMap(SyntheticWork.init(rawValue:)) else {
             fail("--synthetic-work needs cold-code or hot-loop.\n\n\(usage)")
