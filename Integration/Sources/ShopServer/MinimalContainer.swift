@@ -56,17 +56,19 @@ package final class MinimalContainer: Sendable {
         for entry in entries {
             var place = Self.hash(entry.type) & (size - 1)
             while let taken = table[place] {
-                precondition(taken.type != entry.type, "registered twice")
+                precondition(taken.type != entry.type, "a type is registered twice")
                 place = (place + 1) & (size - 1)
             }
             table[place] = entry
         }
         self.table = table
         mask = size - 1
-        slotCount = entries.reduce(0) { count, entry in
-            if case .perRequest(let slot, _, _) = entry.source { return max(count, slot + 1) }
-            return count
+        let slots = entries.compactMap { entry -> Int? in
+            if case .perRequest(let slot, _, _) = entry.source { return slot }
+            return nil
         }
+        precondition(slots.sorted() == Array(slots.indices), "request services must be numbered 0, 1, 2, … once each")
+        slotCount = slots.count
     }
 
     /// Registers `value` as the one instance of `Service` for every request.

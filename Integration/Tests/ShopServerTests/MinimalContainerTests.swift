@@ -11,23 +11,11 @@ import Testing
         let disposed = Mutex<[String]>([])
     }
 
-    /// A request service that records its disposal.
-    final class Resource: Disposable, Sendable {
-        let name: String
-        let journal: Journal
-
-        init(_ name: String, journal: Journal) {
-            self.name = name
-            self.journal = journal
-        }
-
-        func dispose() { journal.disposed.withLock { $0.append(name) } }
-    }
-
     protocol Named: Sendable { var name: String { get } }
     struct Plain: Named { let name: String }
-    /// Registered as the existential `any Named`, disposable only by its dynamic type.
-    final class DisposableNamed: Named, Disposable {
+
+    /// A request service that records its disposal; as an `any Named`, disposable only by its dynamic type.
+    final class Resource: Named, Disposable {
         let name: String
         let journal: Journal
 
@@ -74,7 +62,7 @@ import Testing
 
     @Test func closingDisposesTheBuiltDisposableInstancesNewestFirstOnce() throws {
         let journal = Journal()
-        let services = Self.container(journal) { DisposableNamed("named \($0)", journal: journal) }
+        let services = Self.container(journal) { Resource("named \($0)", journal: journal) }
         let scope = MinimalContainer.Scope(services, request: "r")
         _ = try scope.resolve([String].self)            // builds the resource, then the list
         _ = try scope.resolve((any Named).self)          // disposable by its dynamic type only
