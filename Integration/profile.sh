@@ -98,10 +98,10 @@ profile container "" '6DICore|8DIScopes|18DIPropertyWrappers|RequestContainerMid
 profile hand-scoped "--hand-scoped" 'HandScope'
 [ "$minimal" -eq 1 ] && profile minimal-container "--minimal-container" 'MinimalContainer'
 
-printf "\n%-12s %10s %14s %14s %8s\n" variant "req/s" "server µs/req" "scope µs/req" share
+printf "\n%-18s %10s %14s %14s %8s\n" variant "req/s" "server µs/req" "scope µs/req" share
 awk -v duration="$duration" '{
     per = 1e6 / 2999 / $2
-    printf "%-12s %10.0f %14.1f %14.2f %7.1f%%\n", $1, $2 / duration, $3 * per, $4 * per, 100 * $4 / $3
+    printf "%-18s %10.0f %14.1f %14.2f %7.1f%%\n", $1, $2 / duration, $3 * per, $4 * per, 100 * $4 / $3
 }' "$work/summary"
 
 requests=$(awk '$1 == "container" { print $2 }' "$work/summary")
