@@ -343,11 +343,18 @@ extension ServiceKeys {
         let late = app.child(name: "late")
         let error = try #require(throws: ResolutionError.self) { try late.resolve(Probe.self) }
         #expect(error.code == .containerClosed, "\(error)")
-        #expect(error.description.contains("closed"))
+        // Nobody called close() on `late`: the message says which ancestor closed it and what to do instead.
+        #expect(error.description.contains("late is closed, and so is its ancestor app"), "\(error)")
+        #expect(error.description.contains("close app only once nothing uses its children"), "\(error)")
+        #expect(error.description.contains("Probe   not looked up: late is closed"), "\(error)")
+        #expect(!error.description.contains("not found"), "\(error)")
         let registration = try #require(throws: RegistrationError.self) {
             try late.register(Healthy.self) { _ in Healthy() }
         }
         #expect(registration.code == .containerClosed)
+        #expect(registration.container == "late")
+        #expect(registration.description.contains("late is closed, and so is its ancestor app"), "\(registration)")
+        #expect(!registration.description.contains("Register before calling close()"), "\(registration)")
         #expect(late.isClosed)
     }
 
@@ -361,6 +368,8 @@ extension ServiceKeys {
         for request in [{ _ = try screen.resolve(Probe.self) }, { _ = try screen.resolve(Healthy.self) }] {
             let error = try #require(throws: ResolutionError.self) { try request() }
             #expect(error.code == .containerClosed)
+            // The outermost closed ancestor is the one to name: closing it closed the rest.
+            #expect(error.description.contains("screen is closed, and so is its ancestor feature"), "\(error)")
         }
         _ = try app.resolve(Probe.self)
     }

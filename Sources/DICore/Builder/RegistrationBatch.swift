@@ -116,7 +116,9 @@ final class RegistrationBatch: Sendable {
     func stage(_ registrations: [Registration]) throws(RegistrationError) -> Bool {
         try state.withLock { state throws(RegistrationError) -> Bool in
             guard state.isOpen else { return false }
-            if let first = registrations.first, container.isClosed { throw RegistrationError.closed(first) }
+            if let first = registrations.first, container.isClosed {
+                throw RegistrationError.closed(first, in: container)
+            }
             var local: [RegistrationKey: Registration] = [:]
             for registration in registrations {
                 let key = registration.key

@@ -22,9 +22,42 @@ extension Container {
             requestedType: type,
             name: name,
             path: ResolutionStack.current.path(then: PathElement(missing: type, name: name, in: self)),
-            detail: "\(self.name) was closed with close(); resolve from a container that is still open, or "
-                + "create a new child."
+            detail: closedDetail(.resolve)
         )
+    }
+
+    /// What a closed container refuses.
+    enum Refusal {
+        case resolve, register
+    }
+
+    /// Why this closed container refuses `refusal`, and the way out. Nobody may have called `close()` on it:
+    /// closing a container closes its descendants, and a child made afterwards is closed from the start — the
+    /// request container of a server whose app container closed while requests were still arriving. The
+    /// outermost closed ancestor is named then, since closing it closed the rest.
+    func closedDetail(_ refusal: Refusal) -> String {
+        var closedAncestor: Container?
+        var ancestor = parent
+        while let container = ancestor {
+            if container.isClosed { closedAncestor = container }
+            ancestor = container.parent
+        }
+        guard let closedAncestor else {
+            switch refusal {
+            case .resolve:
+                return "\(name) was closed with close(); resolve from a container that is still open, or create a "
+                    + "new child."
+            case .register:
+                return "\(name) is closed. Register before calling close(), or register into a container that is "
+                    + "still open."
+            }
+        }
+        let ancestorName = closedAncestor.name
+        let wayOut = refusal == .resolve ? "Resolve from" : "Register into"
+        return "\(name) is closed, and so is its ancestor \(ancestorName): closing a container closes its "
+            + "descendants, also those made after it closed. \(wayOut) a container that is still open, and close "
+            + "\(ancestorName) only once nothing uses its children (a server's app container: once the server "
+            + "has stopped taking requests)."
     }
 
     func aliasMismatch(_ alias: Registration, target: Registration, value: Any) -> ResolutionError {

@@ -203,7 +203,7 @@ extension Container {
             try lifetime.validate(registration, in: self)
         }
         try checkAncestors(allow: registration)
-        let replaced = try registry.insert(registration) { existing throws(RegistrationError) in
+        let replaced = try registry.insert(registration, into: self) { existing throws(RegistrationError) in
             try self.check(registration, replacing: existing)
         }
         if let replaced { released(replaced) }
@@ -226,7 +226,8 @@ extension Container {
             }
             try checkAncestors(allow: registration)
         }
-        let replaced = try registry.insert(all: registrations) { registration, existing throws(RegistrationError) in
+        let replaced = try registry.insert(all: registrations, into: self) {
+            registration, existing throws(RegistrationError) in
             try self.check(registration, replacing: existing)
         }
         for registration in replaced { released(registration) }

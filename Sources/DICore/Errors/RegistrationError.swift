@@ -98,14 +98,15 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
         )
     }
 
-    static func closed(_ registration: Registration) -> RegistrationError {
+    /// `registration` refused by the closed `container`, with why it is closed and the way out.
+    static func closed(_ registration: Registration, in container: Container) -> RegistrationError {
         RegistrationError(
             code: .containerClosed,
             service: registration.displayName,
-            container: "",
+            container: container.name,
             location: registration.location,
-            message: "Cannot register \(registration.displayName) at \(registration.location): the container is "
-                + "closed. Register before calling close(), or register into a container that is still open."
+            message: "Cannot register \(registration.displayName) at \(registration.location): "
+                + container.closedDetail(.register)
         )
     }
 }

@@ -157,6 +157,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             if let location = step.location {
                 let scope = (step.scope ?? "").padded(to: scopeWidth)
                 lines.append("    \(label)   \(scope)  \(place.padded(to: placeWidth))  \(location)")
+            } else if code == .containerClosed, let container = step.container {
+                // Refused before the lookup: "not found" would send the reader after a registration.
+                lines.append("    \(label)   not looked up: \(container) is closed")
             } else {
                 lines.append("    \(label)   not found")
             }

@@ -137,7 +137,7 @@ extension Container {
         do {
             // Registering replaces; a default must not replace what another thread (or the app) put there
             // since the lookup, or two threads would each keep their own "one instance per tree".
-            _ = try root.registry.insert(registration) { existing throws(RegistrationError) in
+            _ = try root.registry.insert(registration, into: root) { existing throws(RegistrationError) in
                 guard let existing else { return }
                 installedMeanwhile = existing
                 throw RegistrationError(

@@ -250,13 +250,15 @@ package struct Registry: ~Copyable, Sendable {
     }
 
     /// Adds `registration`, replacing any registration of the same key, after `check` approves the replaced
-    /// one. Returns the replaced registration.
+    /// one. Returns the replaced registration. `owner` is the container of this registry, named by the
+    /// `containerClosed` error once it is closed.
     package func insert(
         _ registration: Registration,
+        into owner: Container,
         check: (Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> Registration? {
         return try withState { state throws(RegistrationError) -> Registration? in
-            if table.with({ $0.isClosed }) { throw RegistrationError.closed(registration) }
+            if table.with({ $0.isClosed }) { throw RegistrationError.closed(registration, in: owner) }
             let key = registration.key
             let inTable = liveRegistration(for: key)
             let existing = state.pending[key] ?? inTable
@@ -275,13 +277,17 @@ package struct Registry: ~Copyable, Sendable {
     }
 
     /// Adds several registrations at once, all or none: `check` sees each with the one it replaces
-    /// (including one replaced earlier in the same batch) before anything is changed.
+    /// (including one replaced earlier in the same batch) before anything is changed. `owner` as for
+    /// `insert(_:into:check:)`.
     package func insert(
         all registrations: [Registration],
+        into owner: Container,
         check: (Registration, Registration?) throws(RegistrationError) -> Void
     ) throws(RegistrationError) -> [Registration] {
         return try withState { state throws(RegistrationError) -> [Registration] in
-            if let first = registrations.first, table.with({ $0.isClosed }) { throw RegistrationError.closed(first) }
+            if let first = registrations.first, table.with({ $0.isClosed }) {
+                throw RegistrationError.closed(first, in: owner)
+            }
             var staged: [RegistrationKey: Registration] = [:]
             for registration in registrations {
                 let key = registration.key
