@@ -51,6 +51,12 @@ import Hummingbird
 /// the response without writing it (the client went away), the container is closed when the response is
 /// released.
 ///
+/// ## When the app container closes
+///
+/// Closing the app container (graceful shutdown, after the server has drained) closes any request container
+/// still open, disposing its services once; the handler's next resolve is refused with `containerClosed`. A
+/// request that arrives once the app container is closed is answered with 503 Service Unavailable.
+///
 /// Put the middleware before the routes that need it (`router.add(middleware:)` or a group's
 /// `add(middleware:)`); middleware added after it also runs inside the request's container.
 public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -115,8 +121,9 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
     ///   - context: The request's context; its `id` becomes ``RequestInfo/id``.
     ///   - next: The rest of the chain.
     /// - Returns: The response of the rest of the chain.
-    /// - Throws: What the rest of the chain throws, once the container is closed; or the `RegistrationError`
-    ///   of registering the request's values (`containerClosed` once the app container is closed).
+    /// - Throws: What the rest of the chain throws, once the container is closed; the `RegistrationError` of
+    ///   registering the request's values; or, once the app container is closed, an `HTTPError` with status
+    ///   503 (Service Unavailable), so that a request arriving during shutdown is told to try again.
     public func handle(
         _ request: Request,
         context: Context,
@@ -124,7 +131,14 @@ public struct RequestContainerMiddleware<Context: RequestContext>: RouterMiddlew
         // NonisolatedNonsendingByDefault (which would otherwise make `next` a nonsending function type).
         next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let container = try makeContainer(for: request, info: RequestInfo(request, context: context))
+        let container: Container
+        do {
+            container = try makeContainer(for: request, info: RequestInfo(request, context: context))
+        } catch let error as RegistrationError where error.code == .containerClosed && parent.isClosed {
+            // The app container closed while requests still arrive (it is closed after the server drains when
+            // `AppContainerService` closes it): a client may try again elsewhere.
+            throw HTTPError(.serviceUnavailable, message: "The server is shutting down.")
+        }
         switch closing {
         case .whenHandlerReturns:
             let response: Response

@@ -12,7 +12,7 @@ import Testing
 @Suite struct RequestContainerMiddlewareTests {
     /// An app container with `Probe` registered per request (`.matching("request")`), unnamed and under the
     /// names "first" and "second".
-    private static func appContainer(log: ProbeLog) throws -> Container {
+    static func appContainer(log: ProbeLog) throws -> Container {
         let app = Container(name: "app")
         try app.register(Probe.self, scope: .matching("request")) { _ in Probe(log: log) }
         for label in ["first", "second"] {
@@ -23,7 +23,7 @@ import Testing
         return app
     }
 
-    private static func application(
+    static func application(
         _ app: Container,
         closing: RequestContainerMiddleware<BasicRequestContext>.Closing = .whenHandlerReturns,
         routes: (Router<BasicRequestContext>) -> Void
@@ -37,7 +37,7 @@ import Testing
         return Application(router: router)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: [2, 16])
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3, 16])
     func concurrentRequestsNeverShareARequestScopedInstance(requests: Int) async throws {
         let log = ProbeLog()
         let app = try Self.appContainer(log: log)
