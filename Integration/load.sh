@@ -50,7 +50,10 @@ while [ $# -gt 0 ]; do
         --floor) floor=1 ;;
         --minimal) floor=1; minimal=1 ;;
         --route)
-            case "$2" in products|add|health) route=$2 ;; *) echo "load.sh: --route takes products, add or health" >&2; exit 2 ;; esac
+            case "$2" in
+                products|add|health) route=$2 ;;
+                *) echo "load.sh: --route takes products, add or health" >&2; exit 2 ;;
+            esac
             shift ;;
         --duration) duration=$2; shift ;;
         --warmup) warmup=$2; shift ;;

@@ -7,14 +7,15 @@ import Synchronization
 /// from everything else DIToolkit does.
 ///
 /// Services are registered once, at start-up, by type, in a table that requests read without a lock: an app
-/// service as its instance, a request service as a factory with a slot number. A ``Scope`` per request holds
+/// service as its instance, a request service as a factory with a slot number (the container numbers them in
+/// the order they are given). A ``Scope`` per request holds
 /// the request's value and one slot per request service, built on the first ask (outside the scope's lock,
 /// stored under it), and when it is closed it disposes the built `Disposable` ones, newest first.
 ///
 /// ```swift
 /// let services = MinimalContainer([
 ///     MinimalContainer.shared(journal),
-///     MinimalContainer.perRequest(slot: 0) { scope in
+///     MinimalContainer.perRequest { scope in
 ///         UnitOfWork(request: try scope.resolve(), journal: try scope.resolve())
 ///     },
 /// ])
@@ -37,8 +38,8 @@ package final class MinimalContainer: Sendable {
     enum Source: Sendable {
         /// An app service: the box of its one instance.
         case shared(Box)
-        /// A request service: its slot in every scope, and its factory.
-        case perRequest(slot: Int, make: @Sendable (Scope) throws -> Box, disposal: DisposalCache)
+        /// A request service: its slot in every scope (given by the container's `init`), and its factory.
+        case perRequest(slot: Int, make: @Sendable (Scope) throws -> Box)
     }
 
     /// The entries by type, in an open-addressed table of a power-of-two size (a multiplicative hash of the
@@ -46,14 +47,22 @@ package final class MinimalContainer: Sendable {
     private let table: [Entry?]
     private let mask: Int
     /// How many slots a scope has.
-    let slotCount: Int
+    var slotCount: Int { disposals.count }
+    /// Per slot, whether its instances are known not to be `Disposable`.
+    let disposals: [DisposalCache]
 
-    /// Makes the container of `entries`, at most one per type, request services numbered from 0.
+    /// Makes the container of `entries`, at most one per type; numbers the request services' slots 0, 1, 2, …
+    /// in the order given.
     package init(_ entries: [Entry]) {
         var size = 8
         while size < entries.count * 2 { size *= 2 }
         var table = [Entry?](repeating: nil, count: size)
-        for entry in entries {
+        var slots = 0
+        for var entry in entries {
+            if case .perRequest(_, let make) = entry.source {
+                entry = Entry(type: entry.type, source: .perRequest(slot: slots, make: make))
+                slots += 1
+            }
             var place = Self.hash(entry.type) & (size - 1)
             while let taken = table[place] {
                 precondition(taken.type != entry.type, "a type is registered twice")
@@ -63,12 +72,7 @@ package final class MinimalContainer: Sendable {
         }
         self.table = table
         mask = size - 1
-        let slots = entries.compactMap { entry -> Int? in
-            if case .perRequest(let slot, _, _) = entry.source { return slot }
-            return nil
-        }
-        precondition(slots.sorted() == Array(slots.indices), "request services must be numbered 0, 1, 2, … once each")
-        slotCount = slots.count
+        disposals = (0..<slots).map { _ in DisposalCache() }
     }
 
     /// Registers `value` as the one instance of `Service` for every request.
@@ -76,14 +80,12 @@ package final class MinimalContainer: Sendable {
         Entry(type: ObjectIdentifier(Service.self), source: .shared(TypedBox(value)))
     }
 
-    /// Registers `make` as the factory of the request service `Service`, kept in scope slot `slot`.
+    /// Registers `make` as the factory of the request service `Service`, built once per scope.
     package static func perRequest<Service>(
-        slot: Int, as type: Service.Type = Service.self, _ make: @escaping @Sendable (Scope) throws -> Service
+        as type: Service.Type = Service.self, _ make: @escaping @Sendable (Scope) throws -> Service
     ) -> Entry {
-        Entry(
-            type: ObjectIdentifier(Service.self),
-            source: .perRequest(slot: slot, make: { TypedBox(try make($0)) }, disposal: DisposalCache())
-        )
+        // The slot is a placeholder: `init` numbers the request services.
+        Entry(type: ObjectIdentifier(Service.self), source: .perRequest(slot: 0, make: { TypedBox(try make($0)) }))
     }
 
     private static func hash(_ type: ObjectIdentifier) -> Int {
@@ -112,8 +114,8 @@ package final class MinimalContainer: Sendable {
 
         struct Slots {
             var boxes: [Box?]
-            /// The slots built, in the order they were built, with their disposal caches.
-            var built: [(slot: Int, disposal: DisposalCache)] = []
+            /// The slots built, in the order they were built.
+            var built: [Int] = []
         }
 
         /// Makes the scope of one request, whose value `request` it hands out as a `Request`.
@@ -133,7 +135,7 @@ package final class MinimalContainer: Sendable {
             switch entry.source {
             case .shared(let box):
                 return unsafeDowncast(box, to: TypedBox<Service>.self).value
-            case .perRequest(let slot, let make, let disposal):
+            case .perRequest(let slot, let make):
                 if let box = slots.withLock({ $0.boxes[slot] }) {
                     return unsafeDowncast(box, to: TypedBox<Service>.self).value
                 }
@@ -141,7 +143,7 @@ package final class MinimalContainer: Sendable {
                 let box = slots.withLock { slots -> Box in
                     if let box = slots.boxes[slot] { return box }
                     slots.boxes[slot] = made
-                    slots.built.append((slot, disposal))
+                    slots.built.append(slot)
                     return made
                 }
                 return unsafeDowncast(box, to: TypedBox<Service>.self).value
@@ -169,9 +171,9 @@ package final class MinimalContainer: Sendable {
         package func close() {
             let built = slots.withLock { slots in
                 defer { slots = Slots(boxes: []) }
-                return slots.built.map { (box: slots.boxes[$0.slot]!, disposal: $0.disposal) }
+                return slots.built.map { (box: slots.boxes[$0]!, slot: $0) }
             }
-            for (box, disposal) in built.reversed() { box.dispose(memo: disposal) }
+            for (box, slot) in built.reversed() { box.dispose(memo: container.disposals[slot]) }
         }
     }
 
@@ -197,8 +199,8 @@ package final class MinimalContainer: Sendable {
         }
     }
 
-    /// Whether the instances of one registration are not `Disposable`: the dynamic type of the last instance
-    /// found not to be, so that the conformance is checked once per registration, not per request.
+    /// Whether the instances of one request service are not `Disposable`: the dynamic type of the last instance
+    /// found not to be, so that the conformance is checked once per service, not per request.
     final class DisposalCache: Sendable {
         private let notDisposable = Atomic<UInt>(0)
 

@@ -294,13 +294,13 @@ extension MinimalContainer {
             shared(carts),
             shared(pricing),
             shared(journal),
-            perRequest(slot: 0) { scope in
+            perRequest { scope in
                 UserSession(user: try scope.resolve(RequestInfo.self).headers[ShopServer.userHeader] ?? "guest")
             },
-            perRequest(slot: 1, as: (any ShoppingCart).self) { scope in
+            perRequest(as: (any ShoppingCart).self) { scope in
                 SessionCart(session: try scope.resolve(), store: try scope.resolve(), pricing: try scope.resolve())
             },
-            perRequest(slot: 2) { scope in
+            perRequest { scope in
                 UnitOfWork(request: try scope.resolve(), journal: try scope.resolve())
             },
         ])

@@ -32,15 +32,15 @@ import Testing
     {
         MinimalContainer([
             MinimalContainer.shared(journal),
-            MinimalContainer.perRequest(slot: 0) { scope in
+            MinimalContainer.perRequest { scope in
                 Resource("first of \(try scope.resolve(String.self))", journal: try scope.resolve())
             },
-            MinimalContainer.perRequest(slot: 1) { scope in
+            MinimalContainer.perRequest { scope in
                 // Built after, and on top of, the first.
                 _ = try scope.resolve(Resource.self)
                 return [try scope.resolve(String.self)]
             },
-            MinimalContainer.perRequest(slot: 2, as: (any Named).self) { scope in
+            MinimalContainer.perRequest(as: (any Named).self) { scope in
                 named(try scope.resolve(String.self))
             },
         ])
