@@ -58,6 +58,7 @@ public final class Container: Sendable {
     }
 
     /// Every container is made here: a root (`parent` `nil`), a child, or a test container (`testing`).
+    @inline(__always)
     private init(name: String, tags: Set<String>, parent: Container?, testing: TestContainerLink?) {
         self.name = name
         self.tags = tags
