@@ -3,6 +3,7 @@ import DIScopes
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import ShopServer
 import Synchronization
 import Testing
@@ -161,6 +162,37 @@ import Testing
         #expect(log.disposedSerials == [1])
     }
 
+    /// A response whose streamed body is never written (the client went away) still closes its request's
+    /// container, when the response is released.
+    @Test(.timeLimit(.minutes(1)))
+    func aResponseDroppedUnwrittenClosesItsContainer() async throws {
+        let log = ProbeLog()
+        let app = try Fixture.appContainer(log: log)
+        let middleware = RequestContainerMiddleware<DirectContext>(parent: app, closing: .afterResponseBody)
+        let kept = Mutex<Container?>(nil)
+        let head = HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/stream")
+        // A server's logger carries the request's ID, which `context.id` reads.
+        var logger = Logger(label: "test")
+        logger[metadataKey: "hb.request.id"] = "direct-1"
+        var response: Response? = try await middleware.handle(
+            Request(head: head, body: RequestBody(buffer: ByteBuffer())),
+            context: DirectContext(source: DirectContext.Source(logger: logger))
+        ) { _, _ in
+            let container = Container.current
+            kept.withLock { $0 = container }
+            _ = try container.resolve(Probe.self)
+            return Response(status: .ok, body: ResponseBody { writer in try await writer.finish(nil) })
+        }
+        let container = try #require(kept.withLock { $0 })
+        #expect(response != nil)
+        #expect(!container.isClosed, "closed before the body was written")
+        response = nil
+        // Closed by a task the released response starts: wait for it, a minute at most (the time limit).
+        while !container.isClosed { try await Task.sleep(for: .milliseconds(5)) }
+        while log.disposedSerials.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(log.disposedSerials == [1])
+    }
+
     /// A long-lived app: thousands of requests, each registering its values and building and disposing its own
     /// services, leave no request container alive and nothing undisposed.
     @Test(.timeLimit(.minutes(1)))
@@ -197,4 +229,17 @@ private final class WeakContainer: Sendable {
     nonisolated(unsafe) weak var container: Container?
 
     init(_ container: Container) { self.container = container }
+}
+
+/// A request context made without a server, for calling a middleware's `handle` directly.
+private struct DirectContext: RequestContext {
+    struct Source: RequestContextSource {
+        let logger: Logger
+    }
+
+    var coreContext: CoreRequestContextStorage
+
+    init(source: Source) {
+        coreContext = CoreRequestContextStorage(source: source)
+    }
 }
