@@ -1,4 +1,5 @@
 import DICore
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncTests {
@@ -98,5 +99,108 @@ import Testing
         let error = try await #require(throws: ResolutionError.self) { try await app.resolveAsync(Store.self) }
         #expect(error.code == .factoryFailed)
         #expect((error.underlying as? FactoryError)?.reason == "disk full")
+    }
+
+    // MARK: A built async singleton, found without the full lookup
+
+    /// From a request's container (which keeps a value of its own) the app's built async singleton is the app's;
+    /// once the request's container or the app is closed, both refuse.
+    @Test func aBuiltAsyncSingletonIsTheAppsFromARequestAndRefusedOnceClosed() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Store.self, scope: .singleton) { _ in await Store.open("app") }
+        let store = try await app.resolveAsync(Store.self)
+        let request = app.child(name: "request", tags: ["request"])
+        try request.register(value: "request's own value")
+        #expect(try await request.resolveAsync(Store.self) === store)
+        request.close()
+        let closed = try await #require(throws: ResolutionError.self) { try await request.resolveAsync(Store.self) }
+        #expect(closed.code == .containerClosed)
+        app.close()
+        let appClosed = try await #require(throws: ResolutionError.self) { try await app.resolveAsync(Store.self) }
+        #expect(appClosed.code == .containerClosed)
+    }
+
+    /// A container that lives long: its async singleton re-registered two thousand times, each time resolved,
+    /// built anew and then found built; never the instance of a registration that was replaced.
+    @Test func reRegisteringAnAsyncSingletonHandsOutOnlyTheNewOne() async throws {
+        let app = Container(name: "app")
+        let request = app.child(name: "request")
+        for round in 0..<2_000 {
+            try app.registerAsync(Store.self, scope: .singleton) { _ in Store(name: "\(round)") }
+            let built = try await request.resolveAsync(Store.self)
+            #expect(built.name == "\(round)")
+            #expect(try await app.resolveAsync(Store.self) === built)
+        }
+    }
+
+    /// A child's own registration of the key shadows the app's built singleton, and a name tells two apart.
+    /// (Aliases of an async singleton: `AliasTests`.)
+    @Test func shadowsAndNamesOfABuiltAsyncSingletonKeepTheirMeaning() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Store.self, scope: .singleton) { _ in Store(name: "app") }
+        try app.registerAsync(Store.self, name: "replica", scope: .singleton) { _ in Store(name: "replica") }
+        let child = app.child(name: "feature")
+        _ = try await app.resolveAsync(Store.self)
+        try child.registerAsync(Store.self, scope: .singleton) { _ in Store(name: "feature") }
+        #expect(try await child.resolveAsync(Store.self).name == "feature")
+        #expect(try await child.resolveAsync(Store.self).name == "feature")
+        #expect(try await child.resolveAsync(Store.self, name: "replica").name == "replica")
+        #expect(try await app.resolveAsync(Store.self).name == "app")
+    }
+
+    /// A resolution behaviour still sees every resolve of a built async singleton, and a synchronous resolve of
+    /// it still throws.
+    @Test func anObservedContainerReportsEveryResolveOfABuiltAsyncSingleton() async throws {
+        let app = Container(name: "app")
+        let recorder = AsyncResolutionRecorder()
+        app.addBehavior(recorder)
+        try app.registerAsync(Store.self, scope: .singleton) { _ in Store(name: "observed") }
+        let child = app.child(name: "request")
+        for _ in 0..<3 { _ = try await child.resolveAsync(Store.self) }
+        #expect(recorder.count == 3)
+        let error = try #require(throws: ResolutionError.self) { try child.resolve(Store.self) }
+        #expect(error.code == .asyncResolutionRequired)
+    }
+
+    /// 1, 2, 3 and 16 tasks resolve the async singleton while it is re-registered: each gets an instance of a
+    /// registration that was current while it asked, none a torn or freed one.
+    @Test(arguments: [1, 2, 3, 16])
+    func tasksResolveABuiltAsyncSingletonWhileItIsReRegistered(tasks: Int) async throws {
+        let app = Container(name: "app")
+        let request = app.child(name: "request")
+        try request.register(value: 1)
+        try app.registerAsync(Store.self, scope: .singleton) { _ in Store(name: "0") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for round in 1...200 {
+                    try app.registerAsync(Store.self, scope: .singleton) { _ in Store(name: "\(round)") }
+                    await Task.yield()
+                }
+            }
+            for _ in 0..<tasks {
+                group.addTask {
+                    var last = -1
+                    for _ in 0..<500 {
+                        let round = Int(try await request.resolveAsync(Store.self).name) ?? -2
+                        // Registrations only move forward: a task never sees an older one after a newer one.
+                        #expect(round >= last)
+                        last = round
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await request.resolveAsync(Store.self).name == "200")
+    }
+}
+
+/// Counts the resolves a container reports.
+private final class AsyncResolutionRecorder: ResolutionBehavior, Sendable {
+    private let resolves = Atomic<Int>(0)
+
+    var count: Int { resolves.load(ordering: .relaxed) }
+
+    func didResolve(_ info: RegistrationInfo, instance: Any, in container: Container) {
+        resolves.add(1, ordering: .relaxed)
     }
 }

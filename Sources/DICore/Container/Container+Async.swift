@@ -43,10 +43,23 @@ extension Container {
     /// let store = try await app.resolveAsync(Store.self)
     /// ```
     ///
+    /// An `async` singleton that is built already is returned as `resolve(_:name:)` returns a built singleton:
+    /// without a lock or an allocation, at the cost of a synchronous resolve.
+    ///
     /// - Throws: `ResolutionError`.
+    @inlinable
     public func resolveAsync<Service>(_ type: Service.Type = Service.self, name: String? = nil) async throws
         -> Service
     {
+        // Inlined, so that the caller's module reads a built singleton's box as its own type, without asking the
+        // runtime for the box type's metadata as generic code of this module would.
+        if let built = builtAsyncSingleton(type, name: name) { return built }
+        return try await resolveAsyncFully(type, name: name)
+    }
+
+    /// `resolveAsync` for everything but a built `async` singleton.
+    @usableFromInline
+    func resolveAsyncFully<Service>(_ type: Service.Type, name: String?) async throws -> Service {
         let key = RegistrationKey(type, name: name)
         if isClosed { throw closedError(type, name: name) }
         guard let (registration, owner) = lookup(key) else {
@@ -66,6 +79,41 @@ extension Container {
             : try cast(target.body.unbox(box), through: registration, target: target)
         if registry.needsSlowPath { reportResolved(registration, heldBy: owner, instance: value) }
         return value
+    }
+
+    /// The instance of an `async` singleton that is built already, found as `resolve(_:name:)` finds a service —
+    /// in the published tables of this container and its ancestors, without a lock or a reference count — or
+    /// `nil` for anything else, which `resolveAsync` resolves the full way: not built yet, another lifetime or
+    /// kind, an alias, a closed or observed container, a test container's base chain, a value a request's
+    /// container keeps. A handler's `resolveAsync` of the app's `async` singleton then costs what a synchronous
+    /// resolve of a singleton costs, where the full way looks the key up under locks and asks the lifetime.
+    @inlinable
+    func builtAsyncSingleton<Service>(_ type: Service.Type, name: String?) -> Service? {
+        // The registration found is used unretained inside the read section, as the fast path uses it.
+        let section = TableReclamation.enter()
+        defer { TableReclamation.leave(section) }
+        let key = RegistrationKey(type, name: name)
+        let hash = key.tableHash
+        var current = Unsafe.Unowned(self)
+        var (table, hasPending) = registry.tableInSection()
+        if table.with({ $0.needsSlowPath }) { return nil }
+        while true {
+            if let found = table.with({ $0.find(key, hash: hash) }) {
+                return found.with { registration -> Service? in
+                    // A `.singleton` slot is never reset, and its box is read without a lock once stored.
+                    guard case .asyncFactory = registration.kind, let box = registration.singleton?.publishedBox()
+                    else { return nil }
+                    return InstanceBox<Service>.value(in: box)
+                }
+            }
+            if hasPending {
+                let step = current.with { $0.pendingStep(for: ObjectIdentifier(Service.self), name: name, hash: hash) }
+                guard case .notHere = step else { return nil }
+            }
+            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { return nil }
+            current = parent
+            (table, hasPending) = parent.with { $0.registry.tableInSection() }
+        }
     }
 
     /// The boxed instance of a registration for an `async` resolve, placed by its lifetime (package: diagnostics

@@ -98,6 +98,14 @@ package final class InstanceSlot: Sendable {
         builder.compareExchange(expected: 0, desired: token, ordering: .sequentiallyConsistent).exchanged
     }
 
+    /// The box of a slot that is never reset (a `.singleton`'s, `lockFreeReads`) once stored, unretained: valid
+    /// as long as the slot, which keeps it. `nil` before the store, and for every other slot.
+    @usableFromInline
+    package func publishedBox() -> Unsafe.Unowned<AnyObject>? {
+        guard case .unguarded = guarded else { return nil }
+        return box.load()
+    }
+
     /// The instance's box, if one is built and (for a weak slot) still alive.
     package func current(_ registration: Registration) -> AnyObject? {
         switch guarded {
