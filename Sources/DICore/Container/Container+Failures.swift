@@ -36,13 +36,7 @@ extension Container {
     /// request container of a server whose app container closed while requests were still arriving. The
     /// outermost closed ancestor is named then, since closing it closed the rest.
     func closedDetail(_ refusal: Refusal) -> String {
-        var closedAncestor: Container?
-        var ancestor = parent
-        while let container = ancestor {
-            if container.isClosed { closedAncestor = container }
-            ancestor = container.parent
-        }
-        guard let closedAncestor else {
+        guard let closedAncestor = ancestry.dropFirst().last(where: \.isClosed) else {
             switch refusal {
             case .resolve:
                 return "\(name) was closed with close(); resolve from a container that is still open, or create a "
