@@ -93,26 +93,12 @@ extension Container {
         let section = TableReclamation.enter()
         defer { TableReclamation.leave(section) }
         let key = RegistrationKey(type, name: name)
-        let hash = key.tableHash
-        var current = Unsafe.Unowned(self)
-        var (table, hasPending) = registry.tableInSection()
-        if table.with({ $0.needsSlowPath }) { return nil }
-        while true {
-            if let found = table.with({ $0.find(key, hash: hash) }) {
-                return found.with { registration -> Service? in
-                    // A `.singleton` slot is never reset, and its box is read without a lock once stored.
-                    guard case .asyncFactory = registration.kind, let box = registration.singleton?.publishedBox()
-                    else { return nil }
-                    return InstanceBox<Service>.value(in: box)
-                }
-            }
-            if hasPending {
-                let step = current.with { $0.pendingStep(for: ObjectIdentifier(Service.self), name: name, hash: hash) }
-                guard case .notHere = step else { return nil }
-            }
-            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { return nil }
-            current = parent
-            (table, hasPending) = parent.with { $0.registry.tableInSection() }
+        guard case .table(let found, _) = lookupPublished(key, hash: key.tableHash) else { return nil }
+        return found.with { registration -> Service? in
+            // A `.singleton` slot is never reset, and its box is read without a lock once stored.
+            guard case .asyncFactory = registration.kind, let box = registration.singleton?.publishedBox()
+            else { return nil }
+            return InstanceBox<Service>.value(in: box)
         }
     }
 

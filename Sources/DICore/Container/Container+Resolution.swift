@@ -22,51 +22,26 @@ extension Container: Resolver {
         defer { TableReclamation.leave(section) }
         let key = RegistrationKey(type, name: name)
         let hash = key.tableHash
-        // Containers and registrations are walked unowned: `self` keeps its ancestors alive, and each table
-        // (inside the read section) keeps its registrations alive, so the fast path does no reference
-        // counting of its own.
-        var current = Unsafe.Unowned(self)
-        var (table, hasPending) = registry.tableInSection()
-        // Closed or observed (a `ResolutionBehavior`, a tap): the asking container's table says so in one
-        // flag, read once before the walk, so that the walk tests nothing but the tables. The slow path then
-        // looks the key up again, and refuses or reports.
-        walk: if !table.with({ $0.needsSlowPath }) {
-            while true {
-                if let found = table.with({ $0.find(key, hash: hash) }) {
-                    // A built singleton first: its box, when published, is all the shortcut needs. Read as a
-                    // box, not as an optional `Service`: generic code (a factory's resolve through its
-                    // `Resolver`) would ask the runtime for that optional's metadata on every resolve.
-                    if let box = found.with({ $0.builtSingleton.load() }) { return InstanceBox.value(in: box) }
-                    if found.with({ $0.shortcut }) == .transient {
-                        return try found.with { try buildTransient($0, as: Service.self) }
-                    }
-                    // Passed borrowed: `found.object` would retain the registration and the container.
-                    let owner = current
-                    return try found.with { try resolve($0, from: owner, as: Service.self) }
-                }
-                if hasPending {
-                    // Registrations not yet folded into the table (a request's container holds its own few
-                    // values there): look among them, and walk on when the key is not one of them.
-                    let typeID = ObjectIdentifier(Service.self)
-                    switch current.with({ $0.pendingStep(for: typeID, name: name, hash: hash) }) {
-                    case .found(.value(let box)):
-                        // A value kept without its registration (a request's own, `PendingValue`), unless
-                        // this container is closed or observed meanwhile: the slow path looks again then.
-                        guard !registry.needsSlowPath else { break walk }
-                        return unsafeDowncast(box.object, to: InstanceBox<Service>.self).value
-                    case .found(.registration(let registration)):
-                        // A value (a request's own) is published already: read as the table's are.
-                        return try current.with { try resolveFound(registration, in: $0, as: Service.self) }
-                    case .unknown:
-                        break walk
-                    case .notHere:
-                        break
-                    }
-                }
-                guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { break walk }
-                current = parent
-                (table, hasPending) = parent.with { $0.registry.tableInSection() }
+        switch lookupPublished(key, hash: hash) {
+        case .table(let found, let owner):
+            // A built singleton first: its box, when published, is all the shortcut needs. Read as a box, not
+            // as an optional `Service`: generic code (a factory's resolve through its `Resolver`) would ask the
+            // runtime for that optional's metadata on every resolve.
+            if let box = found.with({ $0.builtSingleton.load() }) { return InstanceBox.value(in: box) }
+            if found.with({ $0.shortcut }) == .transient {
+                return try found.with { try buildTransient($0, as: Service.self) }
             }
+            // Passed borrowed: `found.object` would retain the registration and the container.
+            return try found.with { try resolve($0, from: owner, as: Service.self) }
+        case .pending(.value(let box), _) where !registry.needsSlowPath:
+            // A value kept without its registration (a request's own, `PendingValue`), unless this container
+            // is closed or observed meanwhile: the slow path looks again then.
+            return unsafeDowncast(box.object, to: InstanceBox<Service>.self).value
+        case .pending(.registration(let registration), let owner):
+            // A value (a request's own) is published already: read as the table's are.
+            return try owner.with { try resolveFound(registration, in: $0, as: Service.self) }
+        case .pending(.value, _), .elsewhere:
+            break
         }
         // One call for every way off the fast path: the key is then written to memory (where the call takes
         // it) only on the way out, not ahead of the walk.
@@ -105,6 +80,49 @@ extension Container: Resolver {
         case unknown
         /// The key is not pending here: the walk goes on.
         case notHere
+    }
+
+    /// Walks the published tables of this container and its ancestors for `key` (whose `tableHash` is `hash`),
+    /// for the fast paths of `resolve` and `resolveAsync`. Call it inside a read section
+    /// (`TableReclamation.enter()`): what it returns is unretained and valid only until the section is left.
+    ///
+    /// Containers and registrations are walked unowned: `self` keeps its ancestors alive, and each table (inside
+    /// the read section) keeps its registrations alive, so the walk does no reference counting of its own.
+    @inlinable @inline(__always)
+    func lookupPublished(_ key: RegistrationKey, hash: UInt) -> PublishedLookup {
+        var current = Unsafe.Unowned(self)
+        var (table, hasPending) = registry.tableInSection()
+        // Closed or observed (a `ResolutionBehavior`, a tap): the asking container's table says so in one flag,
+        // read once before the walk, so that the walk tests nothing but the tables. The slow path then looks the
+        // key up again, and refuses or reports.
+        if table.with({ $0.needsSlowPath }) { return .elsewhere }
+        while true {
+            if let found = table.with({ $0.find(key, hash: hash) }) { return .table(found, owner: current) }
+            if hasPending {
+                // Registrations not yet folded into the table (a request's container holds its own few values
+                // there): look among them, and walk on when the key is not one of them.
+                switch current.with({ $0.pendingStep(for: key.type, name: key.name, hash: hash) }) {
+                case .found(let entry): return .pending(entry, owner: current)
+                case .unknown: return .elsewhere
+                case .notHere: break
+                }
+            }
+            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { return .elsewhere }
+            current = parent
+            (table, hasPending) = parent.with { $0.registry.tableInSection() }
+        }
+    }
+
+    /// Where `lookupPublished(_:hash:)` found a key.
+    @usableFromInline
+    enum PublishedLookup {
+        /// In the published table of `owner`; both unretained.
+        case table(Unsafe.Unowned<Registration>, owner: Unsafe.Unowned<Container>)
+        /// Among the pending registrations of `owner` (unretained), or as a value it keeps without one.
+        case pending(Registry.PendingEntry, owner: Unsafe.Unowned<Container>)
+        /// Nowhere the walk can tell: not registered, or the asking container is closed or observed, or a test
+        /// container. The slow path decides.
+        case elsewhere
     }
 
     /// Runs a synchronous transient factory on the thread's resolution path.
