@@ -3,6 +3,7 @@
 #endif
 #include "CDIThreadLocal.h"
 #include <pthread.h>
+#include <time.h>
 
 _Thread_local void *_Nullable c_di_resolution_stack C_DI_TLS_MODEL = 0;
 long c_di_depth_limit = 200;
@@ -25,6 +26,24 @@ uintptr_t c_di_thread_stack_lowest_address(void) {
 }
 
 _Thread_local uintptr_t c_di_read_count C_DI_TLS_MODEL = 0;
+
+_Thread_local unsigned c_di_child_shard C_DI_TLS_MODEL = 0;
+static unsigned c_di_child_shards_given = 0;
+
+unsigned c_di_child_shard_next(void) {
+    unsigned shard = __atomic_add_fetch(&c_di_child_shards_given, 1, __ATOMIC_RELAXED);
+    return shard == 0 ? 1 : shard;
+}
+
+uint64_t c_di_monotonic_nanoseconds(void) {
+#if defined(__APPLE__)
+    return clock_gettime_nsec_np(CLOCK_UPTIME_RAW);
+#else
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+#endif
+}
 
 uintptr_t c_di_read_count_address(void) {
     return (uintptr_t)&c_di_read_count;

@@ -87,9 +87,67 @@ import Testing
         }
     }
 
+    /// Each thread lists its children in a shard of its own; the list still reads oldest first across shards.
+    /// Two threads take turns making children, so that neither shard alone, nor one after the other, is the
+    /// order they were made in.
+    @Test func childrenMadeByThreadsTakingTurnsAreListedOldestFirst() throws {
+        let app = Container(name: "app")
+        let kept = Survivors()
+        let turns = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+        let done = DispatchGroup()
+        let count = 12
+        for thread in 0..<2 {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                for index in stride(from: thread, to: count, by: 2) {
+                    turns[thread].wait()
+                    kept.add(app.child(name: "c\(index)"), nil)
+                    turns[1 - thread].signal()
+                }
+            }
+        }
+        turns[0].signal()
+        #expect(done.wait(timeout: .now() + 30) == .success, "the threads did not finish")
+        #expect(app.children.map(\.name) == (0..<count).map { "c\($0)" })
+        #expect(app.childCount == count)
+    }
+
+    @Test(arguments: [1, 2, 3, 16])
+    func childrenMadeOnManyThreadsAtOnceAreEachListedOnceAndLeaveWhenDropped(threads: Int) throws {
+        let app = Container(name: "app")
+        let kept = Survivors()
+        let done = DispatchGroup()
+        for thread in 0..<threads {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                for index in 0..<100 {
+                    kept.add(app.child(name: "t\(thread)-\(index)"), nil)
+                    // Dropped at once, while the other threads add theirs.
+                    _ = app.child(name: "dropped")
+                }
+            }
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success, "the threads did not finish")
+        do {
+            let listed = app.children
+            #expect(listed.count == threads * 100)
+            #expect(Set(listed.map(ObjectIdentifier.init)).count == threads * 100, "a child is listed twice")
+            for thread in 0..<threads {
+                let own = listed.map(\.name).filter { $0.hasPrefix("t\(thread)-") }
+                #expect(own == (0..<100).map { "t\(thread)-\($0)" }, "thread \(thread)'s children are out of order")
+            }
+        }
+        kept.removeAll()
+        #expect(app.childCount == 0)
+        #expect(app.children.count == 0)
+    }
+
     final class Survivors: Sendable {
         private let storage = Lock<[(Container, Handle?)]>([])
         func add(_ child: Container, _ handle: Handle?) { storage.withLock { $0.append((child, handle)) } }
         var all: [(Container, Handle?)] { storage.withLock { $0 } }
+        func removeAll() { storage.withLock { $0.removeAll() } }
     }
 }

@@ -114,4 +114,27 @@ static inline uintptr_t c_di_read_count_at(uintptr_t word) {
 /// Makes every other thread's earlier stores visible to the caller, without those threads fencing.
 void c_di_process_barrier(void);
 
+// The shard of a container's list of children that a thread adds to (DICore's `ChildList`): a number given to
+// each thread the first time it asks, counted up process-wide, so that threads running at once add to different
+// shards.
+
+extern _Thread_local unsigned c_di_child_shard C_DI_TLS_MODEL;
+
+/// Hands out the next thread's shard number (from 1; 0 means "not given yet").
+unsigned c_di_child_shard_next(void);
+
+/// The calling thread's shard number, any value but 0; the caller takes it modulo its number of shards.
+static inline unsigned c_di_child_shard_get(void) {
+    unsigned shard = c_di_child_shard;
+    if (shard == 0) {
+        shard = c_di_child_shard_next();
+        c_di_child_shard = shard;
+    }
+    return shard;
+}
+
+/// A monotonic clock, in nanoseconds: what orders a container's children, oldest first, whichever threads
+/// made them (a process-wide counter would be one more cache line that every core writes for every child).
+uint64_t c_di_monotonic_nanoseconds(void);
+
 #endif

@@ -42,6 +42,10 @@ public final class Container: Sendable {
     package var behaviors: BehaviorStore { BehaviorStore(state: state) }
     /// The first few slots of `slots`, kept here and used without the lock (see `KeptCells`).
     let cells = KeptCells()
+    /// Its children, each listed in the shard of the thread that made it (see `ChildList`).
+    let childList = ChildList()
+    /// The shard of its parent's `childList` it is listed in.
+    private let shard: Int
 
     /// Creates a root container.
     ///
@@ -49,46 +53,41 @@ public final class Container: Sendable {
     ///   - name: The name printed in errors and graph dumps.
     ///   - tags: Tags that `.matching(_:)` lifetimes look for.
     public convenience init(name: String = "root", tags: Set<String> = []) {
-        self.init(name: name, tags: tags, parent: nil, testing: nil)
+        self.init(name: name, tags: tags, parent: nil, testing: nil, shard: 0)
     }
 
     /// A test container: a root that resolves `link.base`'s graph as if it were registered here.
     package convenience init(name: String, tags: Set<String>, testing link: TestContainerLink) {
-        self.init(name: name, tags: tags, parent: nil, testing: link)
+        self.init(name: name, tags: tags, parent: nil, testing: link, shard: 0)
     }
 
     /// Every container is made here: a root (`parent` `nil`), a child, or a test container (`testing`).
     @inline(__always)
-    private init(name: String, tags: Set<String>, parent: Container?, testing: TestContainerLink?) {
+    private init(name: String, tags: Set<String>, parent: Container?, testing: TestContainerLink?, shard: Int) {
         self.name = name
         self.tags = tags
         self.parent = parent
         self.testing = testing
+        self.shard = shard
         let state = Lock(ContainerState())
         self.state = state
         registry = Registry(lock: state)
     }
 
     deinit {
-        // Unlisted under the parent's lock before this container's memory can be freed, so the parent never
+        // Unlisted under its shard's lock before this container's memory can be freed, so the parent never
         // reads a freed child (see `children`).
         guard let parent else { return }
-        Self.unlist(Unsafe.Unowned(self), from: Unsafe.Unowned(parent))
+        Self.unlist(Unsafe.Unowned(self), at: shard, from: Unsafe.Unowned(parent))
     }
 
     /// Takes `child` out of `parent`'s list of children. Both unretained, and not inlined into `deinit`,
-    /// where the optimiser retained the parent and its lock around the call: the parent is shared by every
-    /// request's container, and each count written to it is a cache line taken from the other cores. (The
-    /// child keeps the parent until its `deinit` ends.)
+    /// where the optimiser retained the parent around the call: the parent is shared by every request's
+    /// container, and each count written to it is a cache line taken from the other cores. (The child keeps
+    /// the parent until its `deinit` ends.)
     @inline(never)
-    private static func unlist(_ child: Unsafe.Unowned<Container>, from parent: Unsafe.Unowned<Container>) {
-        parent.with { parent in
-            parent.state.withLock { state in
-                if let index = state.children.lastIndex(where: { $0 === child }) {
-                    state.children.remove(at: index)
-                }
-            }
-        }
+    private static func unlist(_ child: Unsafe.Unowned<Container>, at shard: Int, from parent: Unsafe.Unowned<Container>) {
+        parent.with { $0.childList.remove(child, at: shard) }
     }
 
     /// Creates a child that resolves through this container and can shadow any of its registrations.
@@ -105,11 +104,12 @@ public final class Container: Sendable {
     /// make children of its own (`containerClosed`), so that nothing the closed container disposed is handed
     /// out through it.
     public func child(name: String, tags: Set<String> = []) -> Container {
-        let child = Container(name: name, tags: tags, parent: self, testing: nil)
-        state.withLock { state in state.children.append(Unsafe.Unowned(child)) }
+        let shard = ChildList.shardOfThisThread
+        let child = Container(name: name, tags: tags, parent: self, testing: nil, shard: shard)
+        childList.add(child, at: shard, makingShardsUnder: state)
         child.inheritBehaviors(from: self)
-        // `close()` marks this container closed before it closes the children it lists, so a child added
-        // concurrently is either in that list or sees the mark here.
+        // `close()` marks this container closed before it lists its children, so a child added concurrently
+        // is either listed or sees the mark here (see `ChildList`).
         if isClosed { _ = child.registry.close() }
         return child
     }
@@ -134,16 +134,10 @@ public final class Container: Sendable {
     }
 
     /// How many children this container lists (alive, or in their `deinit`).
-    package var childCount: Int {
-        state.withLock { $0.children.count }
-    }
+    package var childCount: Int { childList.count }
 
     /// The children of this container that are still alive, oldest first.
-    package var children: [Container] {
-        // Every listed child's memory is allocated while the lock is held: its `deinit` unlists it under
-        // this lock first. One whose deinitialisation has begun is left out.
-        state.withLock { $0.children.compactMap { $0.retainedUnlessDeinitialising() } }
-    }
+    package var children: [Container] { childList.all }
 
     /// Whether `other` is this container or one of its ancestors, so that its registrations apply here.
     package func sees(_ other: Container) -> Bool {

@@ -1,17 +1,15 @@
-/// What a container keeps under its one lock: its registrations' state (for its `Registry`), its children,
-/// the instances it holds, its lifetimes' slots and its behaviours.
+/// What a container keeps under its one lock: its registrations' state (for its `Registry`), the instances it
+/// holds, its lifetimes' slots and its behaviours. (Its children are listed apart, in `ChildList`, whose first
+/// shards are made under this lock.)
 ///
-/// One lock for the five: a request's container would otherwise allocate and set up a mutex for each, which
+/// One lock for the four: a request's container would otherwise allocate and set up a mutex for each, which
 /// it hardly ever contends for. No code holds it while taking it again (it is not recursive), and none runs
 /// user code under it (a slot's `make` builds an empty slot) or drops under it what could be the last
-/// reference to a child or a registration (a child's `deinit` takes its parent's lock to leave the list, and
-/// a registration's factory may have captured a child).
+/// reference to a child or a registration (a child's `deinit` takes a lock of its parent's list, and a
+/// registration's factory may have captured a child).
 struct ContainerState {
     /// The registry's tables and pending registrations; read and changed through `Registry` only.
     var registry = Registry.State()
-    /// The children that are alive, unretained: a child takes itself out of the list in its `deinit`. Read
-    /// them through `Container.children`.
-    var children: [Unsafe.Unowned<Container>] = []
     var held = HeldInstances()
     var slots = SlotStore.Slots()
     var behaviors: [any ContainerBehavior] = []

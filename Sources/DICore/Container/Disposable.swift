@@ -37,24 +37,21 @@ extension Container {
     /// Marks this container closed, before its children are closed, so that a child made concurrently is
     /// closed too; returns what the rest of closing needs, or `nil` when it already was closed.
     ///
-    /// One lock section marks it closed and lists its children; when it has none (a request's container), the
-    /// same section takes its instances as well, which closing would otherwise take in a section of its own
-    /// once the children are closed (`releaseAllHeld(keeping:)`).
+    /// One lock section marks it closed; when it never had children (a request's container), the same section
+    /// takes its instances as well, which closing would otherwise take in a section of its own once the
+    /// children are closed (`releaseAllHeld(keeping:)`).
     package func markClosed() -> Closing? {
-        var children: [Container] = []
         var kept = KeptInstances()
         // Taken with the mark only when there are no children to close first.
         var held: [HeldInstance]?
         guard let registrations = registry.close(andThen: { state in
-            if !state.children.isEmpty {
-                children = state.children.compactMap { $0.retainedUnlessDeinitialising() }
-                if !children.isEmpty { return }
-            }
+            // Asked under the lock the first child makes the list's shards under (see `ChildList`).
+            if childList.mayHaveChildren { return }
             held = Self.takeAllHeld(&state, from: cells, keeping: &kept)
         }) else { return nil }
         var values: [Any]?
         if let held { values = Self.values(of: held, kept) }
-        return Closing(registrations: registrations, children: children, values: values)
+        return Closing(registrations: registrations, children: held == nil ? children : [], values: values)
     }
 
     /// What `markClosed()` found: the registrations whose lifetime strategies may keep instances of this

@@ -23,9 +23,9 @@ import Darwin
 ///   store, which names that container to take its lock, is used only by code that holds the container (it
 ///   got the slot from the container's store, or it is the container closing or resetting). Each use states
 ///   which of these holds.
-/// - **A container's list of its children** holds them unretained and is read only under the parent's lock,
-///   which a child's `deinit` takes to leave the list before its memory can be freed: every listed address is
-///   allocated memory while the lock is held. `Unowned.retainedUnlessDeinitialising()` retains the child and
+/// - **A container's list of its children** (`ChildList`) holds them unretained, each in one shard, which is
+///   read only under the shard's lock; a child's `deinit` takes that lock to leave the list before its memory
+///   can be freed: every listed address is allocated memory while the lock is held. `Unowned.retainedUnlessDeinitialising()` retains the child and
 ///   then asks whether its deinitialisation had begun; if so it releases at once, still under the lock, so
 ///   the retain never outlives the `deinit` (the runtime allows a balanced retain of an object in `deinit`).
 ///   A weak list would do the same work with a side table per child, which slows every later retain and
@@ -95,7 +95,7 @@ package enum Unsafe {
 
         /// The object, retained, or `nil` when its deinitialisation has begun. Only where the object's memory
         /// stays allocated until the caller is done, and a deinitialising object cannot finish its `deinit`
-        /// before then (see `Unsafe`: a container's list of children, under the parent's lock).
+        /// before then (see `Unsafe`: a container's list of children, under its shard's lock).
         package func retainedUnlessDeinitialising() -> Object? {
             _ = reference.retain()
             guard !c_di_is_deinitialising(reference.toOpaque()) else {
