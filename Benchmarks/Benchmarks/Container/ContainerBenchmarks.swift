@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkFixtures
 import DICore
+import DIScopes
 
 // DIToolkit's container (DICore): the same services and scenarios as the contenders. Singletons
 // use `.singleton`, new objects the default `.transient`; failed lookups throw `ResolutionError`.
@@ -177,6 +178,28 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // A server's request: a child of the app container tagged "request", given the request's value, asked for
+    // a request-scoped service, and closed (disposing it). Every request is a child of the same app container,
+    // whichever thread makes it.
+    let server = Container(name: "server")
+    try! server.register(UnitOfWork.self, scope: .matching("request")) { r in
+        UnitOfWork(requestID: try r.resolve(String.self))
+    }
+    for threads in [1, 2] {
+        Scenario.threadBenchmark(
+            "Container.threads-request-\(threads)",
+            threads: threads,
+            total: Scenario.ThreadWork.fast.requests
+        ) { count in
+            for _ in 0..<count {
+                let request = server.child(name: "request", tags: ["request"])
+                try! request.register(value: "request-id")
+                blackHole(try! request.resolve(UnitOfWork.self))
+                request.close()
+            }
+        }
+    }
+
     // Registered with DIToolkit's default scope (`.transient`).
     Benchmark("Container.memory-10M-resolves", configuration: Scenario.memory) { benchmark, state in
         try Scenario.measureResidentGrowth(benchmark, state.tracker) {
@@ -204,4 +227,13 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(try container.resolve(Logger.self))
         return (container: container, tracker: ResidentTracker())
     }
+}
+
+/// A request-scoped service that is disposed when its request's container closes.
+final class UnitOfWork: Disposable, Sendable {
+    let requestID: String
+
+    init(requestID: String) { self.requestID = requestID }
+
+    func dispose() { blackHole(requestID) }
 }

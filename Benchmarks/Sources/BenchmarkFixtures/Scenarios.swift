@@ -198,6 +198,8 @@ public enum Scenario {
 
         public var singletonResolves: Int { self == .fast ? 2_000_000 : 200_000 }
         public var graphResolves: Int { self == .fast ? 200_000 : 40_000 }
+        /// Request containers made, used and closed (DIToolkit only).
+        public var requests: Int { self == .fast ? 200_000 : 20_000 }
     }
 
     /// Wall-clock time of a thread-scenario run divided by its operations, in picoseconds.
