@@ -130,9 +130,12 @@ extension Container {
     @usableFromInline
     func keepsValue(_ value: PendingValue) throws(RegistrationError) -> Bool {
         guard testing == nil, RegistrationBatch.active(for: self) == nil else { return false }
-        let shadowsFinal = parent?.nearest { ancestor in
-            ancestor.registry.mayHoldFinalRegistrations
-                && ancestor.registry.registration(for: value.key)?.overridable == false
+        // The parent borrowed, not retained: it is every request's app container.
+        let shadowsFinal = parentReference?.with { parent in
+            parent.nearest { ancestor in
+                ancestor.registry.mayHoldFinalRegistrations
+                    && ancestor.registry.registration(for: value.key)?.overridable == false
+            }
         }
         guard shadowsFinal == nil, registry.insertValue(value) else { return false }
         // Its registration is made for behaviours only when some observe this container.

@@ -107,7 +107,7 @@ extension Container: Resolver {
                 case .notHere: break
                 }
             }
-            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { return .elsewhere }
+            guard let parent = current.with({ $0.parentReference }) else { return .elsewhere }
             current = parent
             (table, hasPending) = parent.with { $0.registry.tableInSection() }
         }

@@ -29,12 +29,7 @@ extension Container {
 
     /// Whether this container is a test container or hangs below one.
     package var isInTestContainer: Bool {
-        var current: Container? = self
-        while let container = current {
-            if container.testing != nil { return true }
-            current = container.parent
-        }
-        return false
+        nearest { $0.testing != nil } != nil
     }
 
     /// The tags of this container, its ancestors and, through test containers, their bases: what

@@ -23,10 +23,13 @@ public final class Container: Sendable {
     /// The name printed in diagnostics (`checkout → app`).
     public let name: String
     /// The container this one falls back to; `nil` for a root.
-    ///
-    /// (A stored `Container?` of its own class: the compiler then releases a chain of parents in a loop, so
-    /// that dropping a deep chain of containers that only their children keep does not overflow the stack.)
-    public let parent: Container?
+    public var parent: Container? { parentReference?.with { $0 } }
+    /// The parent, unretained: the walks up the ancestors read it without a reference count (this container
+    /// keeps it alive).
+    @inlinable var parentReference: Unsafe.Unowned<Container>? { parentKeeper.load() }
+    /// Keeps the parent alive: the retain taken when the child is made, given back in `deinit` by
+    /// `release(parent:)`, which frees a chain of ancestors one after another rather than nested.
+    @usableFromInline let parentKeeper: Unsafe.AtomicReference<Container>
     /// Tags that `.matching(_:)` lifetimes look for.
     public let tags: Set<String>
     /// Set only on a test container: the base whose graph it resolves as its own (`makeTestContainer`).
@@ -66,7 +69,7 @@ public final class Container: Sendable {
     private init(name: String, tags: Set<String>, parent: Container?, testing: TestContainerLink?, shard: Int) {
         self.name = name
         self.tags = tags
-        self.parent = parent
+        parentKeeper = Unsafe.AtomicReference(parent)
         self.testing = testing
         self.shard = shard
         let state = Lock(ContainerState())
@@ -77,8 +80,27 @@ public final class Container: Sendable {
     deinit {
         // Unlisted under its shard's lock before this container's memory can be freed, so the parent never
         // reads a freed child (see `children`).
-        guard let parent else { return }
-        Self.unlist(Unsafe.Unowned(self), at: shard, from: Unsafe.Unowned(parent))
+        guard let parent = parentReference else { return }
+        Self.unlist(Unsafe.Unowned(self), at: shard, from: parent)
+        Self.release(parent: parentKeeper.exchange(nil))
+    }
+
+    /// Gives back a freed container's reference to its parent. When that frees the parent too, the parent's own
+    /// parent is held here while it is freed, so that its `deinit` gives back a reference that is not the last:
+    /// a chain of containers that only the innermost kept alive is freed one after another, not nested (a
+    /// hundred thousand levels would overflow the stack).
+    ///
+    /// (What the compiler generates for a stored `Container?` does the same, with a retain and a release of the
+    /// parent more: the parent is every request's app container, and each count written to it is a cache line
+    /// taken from the other cores.)
+    @inline(never)
+    private static func release(parent: consuming Container?) {
+        var next = parent
+        while var current = next.take() {
+            // Not the last reference: giving it back frees nothing.
+            guard isKnownUniquelyReferenced(&current) else { return }
+            next = current.parent
+        }
     }
 
     /// Takes `child` out of `parent`'s list of children. Both unretained, and not inlined into `deinit`,
@@ -154,7 +176,7 @@ public final class Container: Sendable {
         var current = Unsafe.Unowned(self)
         while true {
             if try current.with(matches) { return current }
-            guard let parent = current.with({ $0.parent.map(Unsafe.Unowned.init) }) else { return nil }
+            guard let parent = current.with({ $0.parentReference }) else { return nil }
             current = parent
         }
     }

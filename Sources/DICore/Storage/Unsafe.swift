@@ -34,10 +34,12 @@ import Darwin
 ///   stored and given back when it is replaced or the reference is destroyed — except an object stored as
 ///   permanent, which the reference neither retains nor releases: only objects a `static let` keeps for the
 ///   life of the process (the shared empty and closed registration tables). A reader that loads one without
-///   retaining it relies on the writer's rules, which each use states: a once-published instance is never
-///   replaced for the life of its slot (nor, once a registration republishes it, for the registration's
-///   life); a replaced registration table is retired, not freed, until no read section can see it; a
-///   replaced `DisposalMemo` snapshot is never freed; a lock-protected reference is read under that lock. A
+///   retaining it relies on the writer's rules, which each use states: a container's parent is stored when
+///   the container is made and taken out only by its `deinit`, when nothing can read it; a once-published
+///   instance is never replaced for the life of its slot (nor, once a registration republishes it, for the
+///   registration's life); a replaced registration table is retired, not freed, until no read section can see
+///   it; a replaced `DisposalMemo` snapshot is never freed; a lock-protected reference is read under that lock;
+///   a container's list of children keeps every copy of its shards it replaced until the container is freed. A
 ///   container's kept cells (`KeptCells`) are read both ways: a cell's slot is stored once and lives as long as
 ///   the container, so it is read without a lock; a cell's registration is compared by address without a lock
 ///   (`refers(to:)`, which dereferences nothing) and read as an object only under the container's lock, which
