@@ -56,6 +56,48 @@ import Testing
         }
     }
 
+    /// Factories with large frames of their own, up to about 40 KB a level: eight levels of the larger ones take
+    /// more than the room a checkpoint keeps free by default, so the check must keep free what the last eight
+    /// levels took. Whatever the size, the chain ends with its value or an error, never a crash.
+    @Test(.timeLimit(.minutes(1)), arguments: 1...8)
+    func factoriesWithLargeFramesStopWithAnErrorInsteadOfCrashing(blocks: Int) throws {
+        let app = Container(name: "app")
+        let depth = 190
+        try app.register(Int.self, name: "level\(depth)") { _ in 0 }
+        for level in 0..<depth {
+            try app.register(Int.self, name: "level\(level)") { r in
+                try Self.withLargeFrame(blocks: blocks) { try r.resolve(Int.self, name: "level\(level + 1)") + 1 }
+            }
+        }
+        let outcome = Lock<Result<Int, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.withLock { $0 = Result { try app.resolve(Int.self, name: "level0") } }
+            done.signal()
+        }
+        thread.stackSize = 1024 * 1024
+        thread.start()
+        done.wait()
+        switch try #require(outcome.withLock { $0 }) {
+        case .success(let value):
+            #expect(value == depth)
+        case .failure(let error):
+            #expect((error as? ResolutionError)?.code == .depthLimitExceeded)
+            #expect("\(error)".contains("stack is nearly used up"), "\(error)")
+        }
+    }
+
+    /// Runs `body` below `blocks` frames of 2 KB of data each (more in a debug build), each written before `body` runs and read after it,
+    /// so that it stays on the stack meanwhile.
+    @inline(never)
+    static func withLargeFrame(blocks: Int, _ body: () throws -> Int) rethrows -> Int {
+        typealias Block = SIMD64<UInt64>    // 512 bytes
+        var frame = (Block(), Block(), Block(), Block())
+        withUnsafeMutableBytes(of: &frame) { $0.storeBytes(of: 1, toByteOffset: $0.count - 8, as: UInt64.self) }
+        let result = blocks > 1 ? try withLargeFrame(blocks: blocks - 1, body) : try body()
+        return withUnsafeBytes(of: &frame) { result + Int($0.load(fromByteOffset: $0.count - 8, as: UInt64.self)) - 1 }
+    }
+
     /// A chain of `depth + 1` transients, the last of which resolves level `back` again.
     static func cycle(_ depth: Int, back: Int) throws -> Container {
         let app = Container(name: "app")

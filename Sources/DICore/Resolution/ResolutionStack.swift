@@ -50,6 +50,9 @@ final class ResolutionStack {
     /// The lowest address this thread's stack may grow to, plus the room kept free for the factory
     /// that fails; `0` where the platform does not tell.
     private let stackFloor: UInt
+    /// Where the stack was at the last checkpoint, and at which depth: how much stack the eight levels since
+    /// took, which the next checkpoint keeps free for the eight levels after it.
+    @exclusivity(unchecked) private var lastCheckpoint: (depth: Int, stack: UInt) = (0, 0)
 
     private init() {
         token = ResolutionTokens.next()
@@ -136,6 +139,8 @@ final class ResolutionStack {
             try failTooDeep(registration, in: container, requested: requested, stackExhausted: false)
         }
         if depth == 0 {
+            // Where the first checkpoint measures its eight levels from.
+            lastCheckpoint = (0, Self.stackPointer())
             // Leaving the outermost frame clears it, so there is nothing to release here.
             if AsyncResolution.isAnyActive { asyncOuter = AsyncResolution.current }
         } else if _slowPath(depth & 7 == 0) {
@@ -164,11 +169,20 @@ final class ResolutionStack {
 
     /// The checks a push makes every eighth level (8, 16, …): room on the thread's stack, and room for frames.
     ///
-    /// Eight levels take less than the stack reserve even in a debug build (about 5 KB each), and the frame
-    /// capacity is a multiple of eight, so the common push makes neither check.
+    /// The next checkpoint is eight levels away, so the stack must have room for eight more levels above the
+    /// reserve: as much as the last eight took, measured from the checkpoint below (or the outermost build).
+    /// (A level's frames are about 5 KB in a debug build, and nearly twice that with ThreadSanitizer, whose eight
+    /// levels take more than the reserve; a factory's own frames count too.) The frame capacity is a multiple of
+    /// eight, so the common push makes neither check.
     @inline(never)
     private func checkpoint(_ registration: Registration, in container: Container, requested: Any.Type) throws {
-        if Self.stackPointer() < stackFloor {
+        let stack = Self.stackPointer()
+        var floor = stackFloor
+        if floor != 0, lastCheckpoint.depth == depth - 8, lastCheckpoint.stack > stack {
+            floor += lastCheckpoint.stack - stack
+        }
+        lastCheckpoint = (depth, stack)
+        if stack < floor {
             try failTooDeep(registration, in: container, requested: requested, stackExhausted: true)
         }
         if depth == capacity {
