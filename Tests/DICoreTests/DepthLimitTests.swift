@@ -87,8 +87,8 @@ import Testing
         }
     }
 
-    /// Runs `body` below `blocks` frames of 2 KB of data each (more in a debug build), each written before `body` runs and read after it,
-    /// so that it stays on the stack meanwhile.
+    /// Runs `body` below `blocks` frames of 2 KB of data each (more in a debug build), each written before `body`
+    /// runs and read after it, so that it stays on the stack meanwhile.
     @inline(never)
     static func withLargeFrame(blocks: Int, _ body: () throws -> Int) rethrows -> Int {
         typealias Block = SIMD64<UInt64>    // 512 bytes

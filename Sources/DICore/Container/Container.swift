@@ -108,7 +108,9 @@ public final class Container: Sendable {
     /// container, and each count written to it is a cache line taken from the other cores. (The child keeps
     /// the parent until its `deinit` ends.)
     @inline(never)
-    private static func unlist(_ child: Unsafe.Unowned<Container>, at shard: Int, from parent: Unsafe.Unowned<Container>) {
+    private static func unlist(
+        _ child: Unsafe.Unowned<Container>, at shard: Int, from parent: Unsafe.Unowned<Container>
+    ) {
         parent.with { $0.childList.remove(child, at: shard) }
     }
 

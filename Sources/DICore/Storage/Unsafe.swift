@@ -25,9 +25,10 @@ import Darwin
 ///   which of these holds.
 /// - **A container's list of its children** (`ChildList`) holds them unretained, each in one shard, which is
 ///   read only under the shard's lock; a child's `deinit` takes that lock to leave the list before its memory
-///   can be freed: every listed address is allocated memory while the lock is held. `Unowned.retainedUnlessDeinitialising()` retains the child and
-///   then asks whether its deinitialisation had begun; if so it releases at once, still under the lock, so
-///   the retain never outlives the `deinit` (the runtime allows a balanced retain of an object in `deinit`).
+///   can be freed: every listed address is allocated memory while the lock is held.
+///   `Unowned.retainedUnlessDeinitialising()` retains the child and then asks whether its deinitialisation had
+///   begun; if so it releases at once, still under the lock, so the retain never outlives the `deinit` (the
+///   runtime allows a balanced retain of an object in `deinit`).
 ///   A weak list would do the same work with a side table per child, which slows every later retain and
 ///   release of that child.
 /// - **Atomic references** (`AtomicReference`) own one retain of the object they point to, taken when it is
