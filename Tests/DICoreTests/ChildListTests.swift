@@ -61,19 +61,14 @@ import Testing
         for round in 0..<20 {
             let app = Container(name: "app")
             let survivors = Survivors()
-            let done = DispatchGroup()
-            for thread in 0..<threads {
-                done.enter()
-                Thread.detachNewThread {
-                    defer { done.leave() }
-                    for index in 0..<200 {
-                        let child = app.child(name: "t\(thread)-\(index)")
-                        _ = try? child.register(Handle.self, scope: .singleton) { _ in Handle() }
-                        let handle = try? child.resolve(Handle.self)
-                        // Every fourth child outlives the loop; the others are dropped at once, some while
-                        // the parent closes.
-                        if index % 4 == 0 { survivors.add(child, handle) }
-                    }
+            let done = Self.start(threads) { thread in
+                for index in 0..<200 {
+                    let child = app.child(name: "t\(thread)-\(index)")
+                    _ = try? child.register(Handle.self, scope: .singleton) { _ in Handle() }
+                    let handle = try? child.resolve(Handle.self)
+                    // Every fourth child outlives the loop; the others are dropped at once, some while the
+                    // parent closes.
+                    if index % 4 == 0 { survivors.add(child, handle) }
                 }
             }
             if round % 2 == 0 { Thread.sleep(forTimeInterval: 0.000_1) }
@@ -94,17 +89,12 @@ import Testing
         let app = Container(name: "app")
         let kept = Survivors()
         let turns = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
-        let done = DispatchGroup()
         let count = 12
-        for thread in 0..<2 {
-            done.enter()
-            Thread.detachNewThread {
-                defer { done.leave() }
-                for index in stride(from: thread, to: count, by: 2) {
-                    turns[thread].wait()
-                    kept.add(app.child(name: "c\(index)"), nil)
-                    turns[1 - thread].signal()
-                }
+        let done = Self.start(2) { thread in
+            for index in stride(from: thread, to: count, by: 2) {
+                turns[thread].wait()
+                kept.add(app.child(name: "c\(index)"), nil)
+                turns[1 - thread].signal()
             }
         }
         turns[0].signal()
@@ -117,16 +107,11 @@ import Testing
     func childrenMadeOnManyThreadsAtOnceAreEachListedOnceAndLeaveWhenDropped(threads: Int) throws {
         let app = Container(name: "app")
         let kept = Survivors()
-        let done = DispatchGroup()
-        for thread in 0..<threads {
-            done.enter()
-            Thread.detachNewThread {
-                defer { done.leave() }
-                for index in 0..<100 {
-                    kept.add(app.child(name: "t\(thread)-\(index)"), nil)
-                    // Dropped at once, while the other threads add theirs.
-                    _ = app.child(name: "dropped")
-                }
+        let done = Self.start(threads) { thread in
+            for index in 0..<100 {
+                kept.add(app.child(name: "t\(thread)-\(index)"), nil)
+                // Dropped at once, while the other threads add theirs.
+                _ = app.child(name: "dropped")
             }
         }
         #expect(done.wait(timeout: .now() + 30) == .success, "the threads did not finish")
@@ -142,6 +127,19 @@ import Testing
         kept.removeAll()
         #expect(app.childCount == 0)
         #expect(app.children.count == 0)
+    }
+
+    /// Starts `count` threads, each running `body` with its number; the group is left when all have returned.
+    static func start(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
+        let done = DispatchGroup()
+        for thread in 0..<count {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                body(thread)
+            }
+        }
+        return done
     }
 
     final class Survivors: Sendable {
