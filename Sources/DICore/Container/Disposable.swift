@@ -45,7 +45,7 @@ extension Container {
         // Taken with the mark only when there are no children to close first.
         var held: [HeldInstance]?
         guard let registrations = registry.close(andThen: { state in
-            // Asked under the lock the first child makes the list's shards under (see `ChildList`).
+            // Asked under the lock every shard of the list is made under (see `ChildList`).
             if childList.mayHaveChildren { return }
             held = Self.takeAllHeld(&state, from: cells, keeping: &kept)
         }) else { return nil }
