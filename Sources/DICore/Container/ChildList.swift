@@ -42,16 +42,15 @@ struct ChildList: ~Copyable, Sendable {
     func add(_ child: Container, at shard: Int, makingShardsUnder lock: Lock<ContainerState>) {
         let stamp = c_di_monotonic_nanoseconds()
         let entry = Entry(child, stamp: stamp)
-        if let made = shards.load()?.with({ $0.locks[shard] }) {
-            made.withLock { $0.entries.append(entry) }
-            return
-        }
-        lock.withLock { _ in
+        let made = shards.load()?.with({ $0.locks[shard] }) ?? lock.withLock { _ in
+            // Made here, or by another thread since the load above; never taken out again.
             let current = shards.load()?.with { $0 }
-            if current?.locks[shard] == nil { _ = shards.exchange(Shards(adding: shard, to: current)) }
+            if let made = current?.locks[shard] { return made }
+            let grown = Shards(adding: shard, to: current)
+            _ = shards.exchange(grown)
+            return grown.locks[shard].unsafelyUnwrapped
         }
-        // Made above or by another thread meanwhile, and never taken out again.
-        shards.load().unsafelyUnwrapped.with { $0.locks[shard].unsafelyUnwrapped }.withLock { $0.entries.append(entry) }
+        made.withLock { $0.entries.append(entry) }
     }
 
     /// Takes `child` out of `shard`, where it was added; from its `deinit`, before its memory can be freed.
