@@ -11,6 +11,9 @@ package final class AsyncResolution: Sendable {
     let requested: Any.Type
     let parent: AsyncResolution?
     let token: Int
+    /// How many builds deep this node is: 1 for the outermost. Kept, not counted, so that checking the depth
+    /// limit at each level of a long chain does not walk the whole chain again.
+    let depth: Int
     /// `.graph` instances of this top-level async resolve, shared by all its nodes.
     let graph: GraphInstances
 
@@ -26,6 +29,7 @@ package final class AsyncResolution: Sendable {
         self.requested = requested
         self.parent = parent
         self.token = token
+        self.depth = (parent?.depth ?? 0) + 1
         self.graph = parent?.graph ?? GraphInstances()
     }
 
@@ -50,17 +54,6 @@ package final class AsyncResolution: Sendable {
             node = current.parent
         }
         return false
-    }
-
-    /// How many builds deep this node is.
-    var depth: Int {
-        var count = 0
-        var node: AsyncResolution? = self
-        while let current = node {
-            count += 1
-            node = current.parent
-        }
-        return count
     }
 
     var path: [PathElement] {
