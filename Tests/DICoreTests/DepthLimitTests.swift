@@ -127,6 +127,39 @@ import Testing
         #expect(error.path.count == limit + 1)
     }
 
+    /// A chain of `depth + 1` registrations, as `chain(_:)` makes, of which the first `async` are `async`
+    /// factories resolving the next level with `resolveAsync`, and the rest synchronous ones.
+    static func chain(_ depth: Int, async: Int) throws -> Container {
+        let app = Container(name: "app")
+        for level in 0...depth {
+            let name = "level\(level)", next = "level\(level + 1)"
+            switch (level == depth, level < async) {
+            case (true, true): try app.registerAsync(Int.self, name: name) { _ in 0 }
+            case (true, false): try app.register(Int.self, name: name) { _ in 0 }
+            case (false, true): try app.registerAsync(Int.self, name: name) { r in try await r.resolveAsync(Int.self, name: next) + 1 }
+            case (false, false): try app.register(Int.self, name: name) { r in try r.resolve(Int.self, name: next) + 1 }
+            }
+        }
+        return app
+    }
+
+    /// The limit counts a chain's `async` levels and the synchronous ones below them alike: the chain, not the
+    /// thread's part of it, may be `limit` builds deep.
+    @Test(arguments: [(201, 201), (201, 1), (201, 2), (201, 100), (201, 200), (216, 8), (216, 9), (240, 239)])
+    func theLimitIsExactForAsyncChains(limit: Int, async: Int) async throws {
+        let saved = Container.resolutionDepthLimit
+        defer { Container.resolutionDepthLimit = saved }
+        Container.resolutionDepthLimit = limit
+        #expect(try await Self.chain(limit - 1, async: async).resolveAsync(Int.self, name: "level0") == limit - 1)
+        let error = try await #require(throws: ResolutionError.self) {
+            try await Self.chain(limit, async: async).resolveAsync(Int.self, name: "level0")
+        }
+        #expect(error.code == .depthLimitExceeded)
+        #expect(error.path.count == limit + 1)
+        #expect(error.path.first?.name == "level0")
+        #expect(error.path.last?.name == "level\(limit)")
+    }
+
     @Test(arguments: [0, 1, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33])
     func cyclesAreFoundAtEveryLevel(depth: Int) throws {
         for back in Set([0, depth / 2, depth]) {

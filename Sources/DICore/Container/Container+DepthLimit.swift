@@ -13,6 +13,9 @@ extension Container {
     /// resolution also stops with `depthLimitExceeded` when less than 64 KiB of the thread's stack are left,
     /// so that a long chain on a thread with a small stack (512 KiB for secondary threads on Apple platforms)
     /// fails with the path instead of crashing. Values below 1 are treated as 1.
+    ///
+    /// The limit counts every level of the chain: those built by `async` factories under `resolveAsync` and
+    /// the synchronous ones built below them alike. A resolution reads it when it starts.
     public static var resolutionDepthLimit: Int {
         get { c_di_depth_limit_get() }
         set { c_di_depth_limit_set(max(1, newValue)) }

@@ -44,6 +44,9 @@ final class ResolutionStack {
     @exclusivity(unchecked) private(set) var builds = 0
     /// The async resolution this thread's synchronous builds are nested in, if any.
     @exclusivity(unchecked) var asyncOuter: AsyncResolution?
+    /// How many builds deep this thread's part of the chain may go: `Container.resolutionDepthLimit`, less the
+    /// levels of the async resolution it is nested in. Read when the outermost build starts.
+    @exclusivity(unchecked) private var depthLimit = 0
     /// `.graph` instances of the current top-level resolve, by registration.
     @exclusivity(unchecked) var graph: [ObjectIdentifier: InstanceSlot] = [:]
 
@@ -135,16 +138,26 @@ final class ResolutionStack {
     @inline(__always)
     fileprivate func push(_ registration: Registration, in container: Container, requested: Any.Type) throws {
         let depth = self.depth
-        if _slowPath(depth >= c_di_depth_limit_get()) {
-            try failTooDeep(registration, in: container, requested: requested, stackExhausted: false)
-        }
         if depth == 0 {
             // Where the first checkpoint measures its eight levels from.
             lastCheckpoint = (0, Self.stackPointer())
+            depthLimit = c_di_depth_limit_get()
             // Leaving the outermost frame clears it, so there is nothing to release here.
-            if AsyncResolution.isAnyActive { asyncOuter = AsyncResolution.current }
-        } else if _slowPath(depth & 7 == 0) {
-            try checkpoint(registration, in: container, requested: requested)
+            if AsyncResolution.isAnyActive, let outer = AsyncResolution.current {
+                asyncOuter = outer
+                // The chain's async levels count too (the limit is at least 1, so only they can reach it here).
+                depthLimit -= outer.depth
+                if _slowPath(depthLimit <= 0) {
+                    try failTooDeep(registration, in: container, requested: requested, stackExhausted: false)
+                }
+            }
+        } else {
+            if _slowPath(depth >= depthLimit) {
+                try failTooDeep(registration, in: container, requested: requested, stackExhausted: false)
+            }
+            if _slowPath(depth & 7 == 0) {
+                try checkpoint(registration, in: container, requested: requested)
+            }
         }
         var index = 0
         while index < depth {
