@@ -136,8 +136,10 @@ import Testing
             switch (level == depth, level < async) {
             case (true, true): try app.registerAsync(Int.self, name: name) { _ in 0 }
             case (true, false): try app.register(Int.self, name: name) { _ in 0 }
-            case (false, true): try app.registerAsync(Int.self, name: name) { r in try await r.resolveAsync(Int.self, name: next) + 1 }
-            case (false, false): try app.register(Int.self, name: name) { r in try r.resolve(Int.self, name: next) + 1 }
+            case (false, true):
+                try app.registerAsync(Int.self, name: name) { r in try await r.resolveAsync(Int.self, name: next) + 1 }
+            case (false, false):
+                try app.register(Int.self, name: name) { r in try r.resolve(Int.self, name: next) + 1 }
             }
         }
         return app
