@@ -51,11 +51,13 @@ extension Container {
 
     /// The factory of an `autoregister`: resolves each parameter, then calls `initializer`.
     ///
-    /// Made in the caller's code, where the parameter types are known: each parameter's resolve is then
-    /// specialised for its type, and calling `initializer` needs no metadata of the parameter list. Made
-    /// inside this module, the factory would ask the runtime for that metadata on every build, and resolve
-    /// every parameter through the unspecialised generic `resolve` (together about a thousand instructions
-    /// for an instance with three parameters, which a server pays for every request-scoped instance).
+    /// Made in the caller's code, where the parameter types are known: calling `initializer` then needs no
+    /// metadata of the parameter list, which a factory made inside this module would ask the runtime for on
+    /// every build. Each parameter is still resolved through the generic `Container.resolve(_:name:)`, not a
+    /// copy specialised for its type: the compiler specialises the closure for the whole parameter pack, not
+    /// the calls its `repeat` makes for each element. (Overloads for one, two and three parameters, whose
+    /// calls are specialised, measured 1.2% fewer instructions for a request that builds three services;
+    /// not worth a public overload per arity.)
     @inlinable
     static func factory<Service, each Parameter>(
         calling initializer: @escaping @Sendable (repeat each Parameter) throws -> Service
