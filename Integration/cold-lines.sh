@@ -20,6 +20,9 @@
 # request's path shows there even when the lines hide it.
 set -euo pipefail
 cd "$(dirname "$0")"
+# A set's order depends on a hash seed that changes from one process to the next: a request container's tags, a
+# set, are searched in that order, which moved `add` by up to 100 instructions between two runs of one binary.
+export SWIFT_DETERMINISTIC_HASHING=1
 
 if ! command -v valgrind > /dev/null; then
     echo "cold-lines: installing valgrind" >&2

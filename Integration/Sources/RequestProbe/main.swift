@@ -4,7 +4,7 @@
 // `@Inject` properties resolved from the request), the container closed.
 //
 //   swift build -c release --package-path Integration --product request-probe
-//   valgrind --tool=callgrind request-probe add 1000      # and 2000: the difference / 1000 is one request
+//   SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind request-probe add 1000   # and 2000: / 1000 per request
 //
 // Modes: lifecycle (make, register, close; nothing resolved), products, add, health, checkout (the services
 // each route's endpoint resolves; checkout's service is resolved with `resolveAsync`, after one checkout
