@@ -162,6 +162,32 @@ import Testing
         #expect(error.path.last?.name == "level\(limit)")
     }
 
+    /// A synchronous build refused below an async chain at the limit leaves nothing of the chain on its thread:
+    /// the thread would otherwise keep the chain's containers alive, and print its path in later errors.
+    @Test(arguments: [1, 2, 3, 16])
+    func aBuildRefusedBelowAnAsyncChainKeepsNothingOfIt(chains: Int) async throws {
+        let saved = Container.resolutionDepthLimit
+        defer { Container.resolutionDepthLimit = saved }
+        Container.resolutionDepthLimit = 3
+        weak var weakApp: Container?
+        do {
+            let app = try Self.chain(3, async: 3)
+            weakApp = app
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<chains {
+                    group.addTask {
+                        let error = await #expect(throws: ResolutionError.self) {
+                            try await app.resolveAsync(Int.self, name: "level0")
+                        }
+                        #expect(error?.code == .depthLimitExceeded)
+                        #expect(error?.path.count == 4)
+                    }
+                }
+            }
+        }
+        #expect(weakApp == nil, "a thread still holds the refused chain")
+    }
+
     @Test(arguments: [0, 1, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33])
     func cyclesAreFoundAtEveryLevel(depth: Int) throws {
         for back in Set([0, depth / 2, depth]) {

@@ -142,14 +142,8 @@ final class ResolutionStack {
             // Where the first checkpoint measures its eight levels from.
             lastCheckpoint = (0, Self.stackPointer())
             depthLimit = c_di_depth_limit_get()
-            // Leaving the outermost frame clears it, so there is nothing to release here.
             if AsyncResolution.isAnyActive, let outer = AsyncResolution.current {
-                asyncOuter = outer
-                // The chain's async levels count too (the limit is at least 1, so only they can reach it here).
-                depthLimit -= outer.depth
-                if _slowPath(depthLimit <= 0) {
-                    try failTooDeep(registration, in: container, requested: requested, stackExhausted: false)
-                }
+                try nest(in: outer, registration, in: container, requested: requested)
             }
         } else {
             if _slowPath(depth >= depthLimit) {
@@ -158,16 +152,16 @@ final class ResolutionStack {
             if _slowPath(depth & 7 == 0) {
                 try checkpoint(registration, in: container, requested: requested)
             }
-        }
-        var index = 0
-        while index < depth {
-            if _slowPath(frames[index].builds(registration, in: container)) {
+            var index = 0
+            while index < depth {
+                if _slowPath(frames[index].builds(registration, in: container)) {
+                    try failCycle(registration, in: container, requested: requested)
+                }
+                index &+= 1
+            }
+            if let outer = asyncOuter, outer.contains(registration, in: container) {
                 try failCycle(registration, in: container, requested: requested)
             }
-            index &+= 1
-        }
-        if let outer = asyncOuter, outer.contains(registration, in: container) {
-            try failCycle(registration, in: container, requested: requested)
         }
         (frames + depth).initialize(
             to: Frame(
@@ -178,6 +172,25 @@ final class ResolutionStack {
         )
         self.depth = depth &+ 1
         builds &+= 1
+    }
+
+    /// The checks of the outermost push of a thread's builds nested in the async resolution `outer`: the chain's
+    /// async levels count towards the depth limit, and a build already on the async path is a cycle. Only then is
+    /// `outer` recorded: leaving the outermost frame clears it, and a refused build leaves no frame, so a thread
+    /// never keeps the path (and the containers) of a resolution it no longer runs.
+    @inline(never)
+    private func nest(
+        in outer: AsyncResolution, _ registration: Registration, in container: Container, requested: Any.Type
+    ) throws {
+        depthLimit -= outer.depth
+        // The limit is at least 1, so only the async levels can reach it here.
+        if depthLimit <= 0 {
+            try failTooDeep(registration, in: container, requested: requested, stackExhausted: false)
+        }
+        if outer.contains(registration, in: container) {
+            try failCycle(registration, in: container, requested: requested)
+        }
+        asyncOuter = outer
     }
 
     /// The checks a push makes every eighth level (8, 16, …): room on the thread's stack, and room for frames.
