@@ -84,6 +84,48 @@ import Testing
         #expect(stores.allSatisfy { $0 === stores[0] })
     }
 
+    @Test func aFailedAsyncSingletonBuildIsRetriedOnTheNextResolve() async throws {
+        let app = Container(name: "app")
+        let counter = Counter()
+        try app.registerAsync(Store.self, scope: .singleton) { _ in
+            counter.increment()
+            if counter.value == 1 { throw FactoryError(reason: "first attempt") }
+            return await Store.open("second")
+        }
+        await #expect(throws: ResolutionError.self) { try await app.resolveAsync(Store.self) }
+        let store = try await app.resolveAsync(Store.self)
+        #expect(try await app.resolveAsync(Store.self) === store)
+        #expect(counter.value == 2)
+    }
+
+    /// The task building an async singleton is cancelled while its factory waits: the build fails for that task
+    /// alone, the tasks waiting for it (1, 2, 3 or 16) get one instance between them, built again by one of
+    /// them, and the container hands that instance out from then on.
+    @Test(arguments: [1, 2, 3, 16])
+    func aCancelledAsyncSingletonBuildLeavesTheSingletonBuildable(waiters: Int) async throws {
+        let app = Container(name: "app")
+        let builds = Counter()
+        let (started, starting) = AsyncStream.makeStream(of: Void.self)
+        try app.registerAsync(Store.self, scope: .singleton) { _ in
+            builds.increment()
+            if builds.value == 1 {
+                starting.yield()
+                try await Task.sleep(for: .seconds(60))    // until cancelled
+            }
+            return await Store.open("built")
+        }
+        let first = Task { try await app.resolveAsync(Store.self) }
+        for await _ in started { break }
+        let waiting = (0..<waiters).map { _ in Task { try await app.resolveAsync(Store.self) } }
+        first.cancel()
+        await #expect(throws: (any Error).self) { try await first.value }
+        var stores: [Store] = []
+        for task in waiting { stores.append(try await task.value) }
+        let store = try await app.resolveAsync(Store.self)
+        #expect(stores.allSatisfy { $0 === store })
+        #expect(builds.value == 2)
+    }
+
     @Test func asyncCycleIsDetected() async throws {
         let app = Container(name: "app")
         try app.registerAsync(String.self) { r in String(try await r.resolveAsync(Int.self)) }
