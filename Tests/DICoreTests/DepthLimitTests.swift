@@ -8,15 +8,40 @@ import Testing
 @Suite(.serialized) struct DepthLimitTests {
     // Serialized: `Container.resolutionDepthLimit` is process-wide.
 
-    static func chain(_ depth: Int, scope: Scope = .transient) throws -> Container {
+    /// A chain of `depth + 1` registrations of `scope`, `level0` → `level1` → … → `level<depth>`, each one more
+    /// than the next; the first `async` are `async` factories resolving the next level with `resolveAsync`, the rest
+    /// synchronous ones.
+    static func chain(_ depth: Int, scope: Scope = .transient, async: Int = 0) throws -> Container {
         let app = Container(name: "app")
-        try app.register(Int.self, name: "level\(depth)", scope: scope) { _ in 0 }
-        for level in 0..<depth {
-            try app.register(Int.self, name: "level\(level)", scope: scope) { r in
-                try r.resolve(Int.self, name: "level\(level + 1)") + 1
+        for level in 0...depth {
+            let name = "level\(level)", next = "level\(level + 1)"
+            switch (level == depth, level < async) {
+            case (true, true): try app.registerAsync(Int.self, name: name, scope: scope) { _ in 0 }
+            case (true, false): try app.register(Int.self, name: name, scope: scope) { _ in 0 }
+            case (false, true):
+                try app.registerAsync(Int.self, name: name, scope: scope) { r in
+                    try await r.resolveAsync(Int.self, name: next) + 1
+                }
+            case (false, false):
+                try app.register(Int.self, name: name, scope: scope) { r in try r.resolve(Int.self, name: next) + 1 }
             }
         }
         return app
+    }
+
+    /// Resolves `level0` of `app` on a thread of its own with a stack of `stackSize` bytes; `nil` if the thread
+    /// recorded no outcome.
+    static func resolveOnThread(_ app: Container, stackSize: Int) -> Result<Int, any Error>? {
+        let outcome = Lock<Result<Int, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.withLock { $0 = Result { try app.resolve(Int.self, name: "level0") } }
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+        return outcome.withLock { $0 }
     }
 
     @Test func theLimitIsConfigurable() throws {
@@ -38,16 +63,8 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aChainTooDeepForASmallThreadStackFailsWithAnErrorInsteadOfCrashing() throws {
         let app = try Self.chain(190, scope: .singleton)
-        let outcome = Lock<Result<Int, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            outcome.withLock { $0 = Result { try app.resolve(Int.self, name: "level0") } }
-            done.signal()
-        }
-        thread.stackSize = 512 * 1024    // secondary threads on Apple platforms
-        thread.start()
-        done.wait()
-        switch try #require(outcome.withLock { $0 }) {
+        // 512 KiB: secondary threads on Apple platforms.
+        switch try #require(Self.resolveOnThread(app, stackSize: 512 * 1024)) {
         case .success(let value):
             #expect(value == 190)
         case .failure(let error):
@@ -69,16 +86,7 @@ import Testing
                 try Self.withLargeFrame(blocks: blocks) { try r.resolve(Int.self, name: "level\(level + 1)") + 1 }
             }
         }
-        let outcome = Lock<Result<Int, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            outcome.withLock { $0 = Result { try app.resolve(Int.self, name: "level0") } }
-            done.signal()
-        }
-        thread.stackSize = 1024 * 1024
-        thread.start()
-        done.wait()
-        switch try #require(outcome.withLock { $0 }) {
+        switch try #require(Self.resolveOnThread(app, stackSize: 1024 * 1024)) {
         case .success(let value):
             #expect(value == depth)
         case .failure(let error):
@@ -125,24 +133,6 @@ import Testing
         }
         #expect(error.code == .depthLimitExceeded)
         #expect(error.path.count == limit + 1)
-    }
-
-    /// A chain of `depth + 1` registrations, as `chain(_:)` makes, of which the first `async` are `async`
-    /// factories resolving the next level with `resolveAsync`, and the rest synchronous ones.
-    static func chain(_ depth: Int, async: Int) throws -> Container {
-        let app = Container(name: "app")
-        for level in 0...depth {
-            let name = "level\(level)", next = "level\(level + 1)"
-            switch (level == depth, level < async) {
-            case (true, true): try app.registerAsync(Int.self, name: name) { _ in 0 }
-            case (true, false): try app.register(Int.self, name: name) { _ in 0 }
-            case (false, true):
-                try app.registerAsync(Int.self, name: name) { r in try await r.resolveAsync(Int.self, name: next) + 1 }
-            case (false, false):
-                try app.register(Int.self, name: name) { r in try r.resolve(Int.self, name: next) + 1 }
-            }
-        }
-        return app
     }
 
     /// The limit counts a chain's `async` levels and the synchronous ones below them alike: the chain, not the
