@@ -22,8 +22,10 @@ extension Container {
     /// `.transient` and `.graph` keep nothing, and `.singleton` instances are never reset — register with
     /// `.cached` to be able to — so resetting those scopes drops nothing.
     ///
-    /// A resolve that is building an instance while the reset runs may still hand out that instance; the
-    /// next resolve after the reset builds a new one. Scopes are told apart by name.
+    /// A resolve that is building an instance while the reset runs may still hand out that instance (to its
+    /// asker and to those waiting for the same build); the next resolve after the reset builds a new one. The
+    /// container holds that instance apart and disposes it when it closes, or, for the built-in scopes, at the
+    /// next reset of the scope. Scopes are told apart by name.
     ///
     /// - Parameters:
     ///   - scope: The lifetime whose instances to drop: `.cached`, `.scoped`, `.weak`, `.matching("…")` or a

@@ -23,7 +23,7 @@ package final class InstanceSlot: Sendable {
     package let retention: Retention
     /// The box of a `.strong` slot, retained; read without a lock when `lockFreeReads`, otherwise under the
     /// lock `guarded` names, which stores and resets take too.
-    private let box = Unsafe.AtomicReference<AnyObject>()
+    private let box: Unsafe.AtomicReference<AnyObject>
     /// Which lock serializes reads, stores and resets.
     private let guarded: Guard
 
@@ -49,26 +49,44 @@ package final class InstanceSlot: Sendable {
     /// order of disposal.
     private let storedBuild = Atomic<Int>(0)
     /// The registration a cell's slot is bound to; a tag alone once the cell is retired, empty for other slots.
-    private let bound = Unsafe.AtomicReference<Registration>()
+    private let bound: Unsafe.AtomicReference<Registration>
     /// The slot of the next cell of the container's cells (`KeptCells`), once bound; never replaced.
     let nextCell = Unsafe.AtomicReference<InstanceSlot>()
+    /// How many times the slot was reset. A build reads it before its factory runs and does not keep its
+    /// instance here when a reset came meanwhile: the next resolve after a reset builds a new instance, and the
+    /// late one is held apart by the container (`holdApart`) until the container disposes it.
+    private let resets = Atomic<Int>(0)
 
     package init(retention: Retention, lockFreeReads: Bool) {
         self.retention = retention
         guarded = lockFreeReads && retention == .strong ? .unguarded : .own(Lock(nil))
+        box = Unsafe.AtomicReference()
+        bound = Unsafe.AtomicReference()
     }
 
     /// A `.strong` slot kept in `container`'s slot store, under the container's lock.
     init(keptBy container: Container) {
         retention = .strong
         guarded = .container(Unsafe.Unowned(container))
+        box = Unsafe.AtomicReference()
+        bound = Unsafe.AtomicReference()
+    }
+
+    /// A `.strong` slot holding `box`, the instance of a build that a reset overtook: held by its container
+    /// like any other (disposed when the container closes or resets the scope), and never handed out again.
+    package init(parking box: AnyObject) {
+        retention = .strong
+        guarded = .own(Lock(nil))
+        self.box = Unsafe.AtomicReference(box)
+        bound = Unsafe.AtomicReference()
     }
 
     /// A `.strong` slot of one of `container`'s cells, bound to `registration`.
     init(inCellOf container: Container, for registration: Registration) {
         retention = .strong
         guarded = .cell(Unsafe.Unowned(container))
-        bound.exchange(registration)
+        box = Unsafe.AtomicReference()
+        bound = Unsafe.AtomicReference(registration)
     }
 
     /// Whether this is the slot of a cell bound to `registration` (and not retired): compared by address,
@@ -138,9 +156,17 @@ package final class InstanceSlot: Sendable {
         case .unguarded:
             return nil
         case .container(let container), .cell(let container):
-            return container.with { $0.withStateLocked { box.exchange(nil) } }
+            return container.with {
+                $0.withStateLocked {
+                    // Counted before the slot is emptied (see `store` for a cell's slot, which stores without
+                    // this lock).
+                    resets.add(1, ordering: .sequentiallyConsistent)
+                    return box.exchange(nil)
+                }
+            }
         case .own(let state):
             return state.withLock { weak in
+                resets.add(1, ordering: .relaxed)
                 weak = nil
                 return box.exchange(nil)
             }
@@ -163,10 +189,20 @@ package final class InstanceSlot: Sendable {
         return registration.with { registration -> Any? in registration.body.unbox(box) }
     }
 
-    /// Keeps `box`, the instance just built for `registration`. Returns whether the slot also recorded it as
-    /// held by its container (a container-kept slot, whose container was not closed meanwhile), so that the
-    /// builder need not (`Container.hold`).
-    private func store(_ built: Unsafe.SendableReference<AnyObject>, for registration: Registration) -> Bool {
+    /// Keeps `box`, the instance just built for `registration` by a build that began when the slot had been
+    /// reset `generation` times. Returns whether the slot also recorded it as held by its container (a
+    /// container-kept slot, whose container was not closed meanwhile), so that the builder need not
+    /// (`Container.hold`).
+    ///
+    /// A container-kept slot reset since the build began does not keep the instance, which its asker still
+    /// gets: the container holds it apart (`holdApart`). A `.weak` slot does not keep it either. The other
+    /// `.strong` slots with a lock of their own (a resolution's `.graph` slots, a custom scope's gates) are
+    /// never reset while they are built.
+    private func store(
+        _ built: Unsafe.SendableReference<AnyObject>,
+        for registration: Registration,
+        generation: Int
+    ) -> Bool {
         let state: Lock<WeakObject?>
         switch guarded {
         case .unguarded:
@@ -179,8 +215,9 @@ package final class InstanceSlot: Sendable {
             // Stored and held under one taking of the container's lock, which guards both (a container's slot
             // past its cells). Only an empty slot is built, so nothing is replaced (and released under the lock).
             // A container closed meanwhile does not hold it: the builder's `hold` then disposes it and refuses.
-            return container.with { container in
-                container.withHeldInstances { held in
+            let stored = container.with { container in
+                container.withHeldInstances { held -> Bool? in
+                    guard resets.load(ordering: .relaxed) == generation else { return nil }
                     _ = box.exchange(built.object)
                     guard !held.isClosed else { return false }
                     held.instances.appendMakingRoomForAFew(
@@ -189,18 +226,26 @@ package final class InstanceSlot: Sendable {
                     return true
                 }
             }
+            return stored ?? holdApart(built, of: registration, in: container)
         case .cell(let container):
             // Without the lock: the number first (the box's store publishes it), so that whoever takes the box
             // out finds it; then the box, then the closed flag, which closing sets before it looks for the boxes
             // (all four sequentially consistent), so that either closing finds the box or this finds the flag. Only
             // an empty slot is built. A container closed meanwhile does not keep it: the builder's `hold` then
-            // takes it back, disposes it and refuses.
-            return container.with { container in
+            // takes it back, disposes it and refuses. A reset, in the same way, counts and then empties the slot,
+            // so that a build that finds the count unchanged after its store was stored before the reset emptied
+            // the slot; one that finds it changed takes its box back, unless the reset (or a close) took it first
+            // and disposes it.
+            let closed = container.with { container in
                 storedBuild.store(container.cells.nextBuild(), ordering: .relaxed)
                 let stored = box.storeIfEmpty(built.object)
                 assert(stored, "a kept cell's slot was stored twice")
-                return !container.cells.isClosed.load(ordering: .sequentiallyConsistent)
+                return container.cells.isClosed.load(ordering: .sequentiallyConsistent)
             }
+            if resets.load(ordering: .sequentiallyConsistent) != generation {
+                return box.takeBack(built.object) ? holdApart(built, of: registration, in: container) : !closed
+            }
+            return !closed
         case .own(let own):
             state = own
         }
@@ -209,10 +254,33 @@ package final class InstanceSlot: Sendable {
             case .strong:
                 box.exchange(built.object)
             case .weak:
+                guard resets.load(ordering: .relaxed) == generation else { return }
                 weak = registration.body.object(built.object).map(WeakObject.init)
             }
         }
         return false
+    }
+
+    /// Has `container` hold `built`, the instance of `registration` whose build a reset of this slot overtook,
+    /// apart from the slot, and returns `true`. When the container closed meanwhile, disposes the instance and
+    /// returns `false`: the builder's `hold` then refuses, as for any build that ends after its holder closed.
+    private func holdApart(
+        _ built: Unsafe.SendableReference<AnyObject>,
+        of registration: Registration,
+        in container: Unsafe.Unowned<Container>
+    ) -> Bool {
+        let parked = InstanceSlot(parking: built.object)
+        let held = container.with { container in
+            container.withHeldInstances { held -> Bool in
+                guard !held.isClosed else { return false }
+                held.instances.appendMakingRoomForAFew(
+                    HeldInstance(slot: parked, registration: registration, build: container.cells.nextBuild())
+                )
+                return true
+            }
+        }
+        if !held { Container.dispose(registration.body.unbox(built.object)) }
+        return held
     }
 
     /// The instance, building it with `build` if the slot is empty. `built` tells whether this call built it
@@ -245,6 +313,7 @@ package final class InstanceSlot: Sendable {
             case .lookAgain:
                 continue
             case .build:
+                let generation = resets.load(ordering: .sequentiallyConsistent)
                 // Called directly rather than through `Result { … }`: each frame between two levels of a
                 // deep chain costs stack on every level.
                 let box: AnyObject
@@ -254,7 +323,7 @@ package final class InstanceSlot: Sendable {
                     BuildCoordinator.shared.finish(self)
                     throw error
                 }
-                let held = finishBuild(of: registration, box: box)
+                let held = finishBuild(of: registration, box: box, generation: generation)
                 return (box, !held)
             case .queued:
                 preconditionFailure("a synchronous claim waits inside the coordinator")
@@ -274,6 +343,7 @@ package final class InstanceSlot: Sendable {
             case .lookAgain:
                 continue
             case .build:
+                let generation = resets.load(ordering: .sequentiallyConsistent)
                 let box: AnyObject
                 do {
                     box = try await build()
@@ -281,7 +351,7 @@ package final class InstanceSlot: Sendable {
                     BuildCoordinator.shared.finish(self)
                     throw error
                 }
-                let held = finishBuild(of: registration, box: box)
+                let held = finishBuild(of: registration, box: box, generation: generation)
                 return (box, !held)
             case .queued(let wait):
                 await BuildCoordinator.shared.suspend(until: wait)
@@ -289,11 +359,12 @@ package final class InstanceSlot: Sendable {
         }
     }
 
-    /// Stores a successful build, then lets the waiters look again and find it; returns whether the store
-    /// recorded it as held. (After a failed build the caller only finishes: the waiters find the slot empty,
-    /// and one of them builds.)
-    private func finishBuild(of registration: Registration, box: AnyObject) -> Bool {
-        let held = store(Unsafe.SendableReference(box), for: registration)
+    /// Stores a successful build that began after the slot's `generation`th reset, then lets the waiters look
+    /// again and find it (or, when a reset overtook the build, find the slot empty, and one of them builds);
+    /// returns whether the store recorded it as held. (After a failed build the caller only finishes: the
+    /// waiters find the slot empty, and one of them builds.)
+    private func finishBuild(of registration: Registration, box: AnyObject, generation: Int) -> Bool {
+        let held = store(Unsafe.SendableReference(box), for: registration, generation: generation)
         // A registration's own singleton slot (not a test container's, nor a `Lazy`'s) also publishes the box
         // in the registration, where the resolve fast path reads it.
         if registration.shortcut == .singleton, registration.singleton === self {

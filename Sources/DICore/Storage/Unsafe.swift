@@ -258,6 +258,16 @@ package enum Unsafe {
             return stored
         }
 
+        /// Empties the reference if it still holds `object` (untagged), releasing the reference's retain of it;
+        /// returns whether it did. For a writer that stored `object` and finds it should not have: either it takes
+        /// the object back, or another writer has taken it out first.
+        package func takeBack(_ object: Object) -> Bool {
+            let expected = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+            let (taken, _) = word.compareExchange(expected: expected, desired: 0, ordering: .sequentiallyConsistent)
+            if taken { Self.release(expected) }
+            return taken
+        }
+
         private static func retainedWord(_ object: Object?, tag: Bool) -> UInt {
             let address = object.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
             return tag ? address | 1 : address

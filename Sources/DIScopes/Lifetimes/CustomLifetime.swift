@@ -11,7 +11,13 @@ import DICore
 final class CustomLifetime: LifetimeStrategy {
     let name: String
     let storage: any InstanceStorage
-    private let gates = Lock<[InstanceKey: InstanceSlot]>([:])
+    private let gates = Lock<[InstanceKey: Gate]>([:])
+
+    /// Where the askers of a missing instance meet, and how many times its key was released (reset) since.
+    private struct Gate {
+        let slot: InstanceSlot
+        var releases = 0
+    }
 
     init(name: String, storage: any InstanceStorage) {
         self.name = name
@@ -39,8 +45,43 @@ final class CustomLifetime: LifetimeStrategy {
 
     func release(_ registration: Registration, in container: Container) -> [Any] {
         if case .alias = registration.kind { return [] }
-        guard let released = storage.release(InstanceKey(registration, in: container)) else { return [] }
-        return [released.value]
+        let key = InstanceKey(registration, in: container)
+        // Counted on the key's gate, in the lock section in which a build stores (see `store(_:…)`).
+        let released = gates.withLock { gates in
+            gates[key]?.releases += 1
+            return storage.release(key)
+        }
+        return released.map { [$0.value] } ?? []
+    }
+
+    /// How many times `key` was released since `gate` was made: what a build reads before it begins.
+    func releases(of key: InstanceKey, at gate: InstanceSlot) -> Int {
+        gates.withLock { gates in gates[key].map { $0.slot === gate ? $0.releases : 0 } ?? 0 }
+    }
+
+    /// Stores `box`, the instance of `registration` just built for `key` by the build that holds `gate`, begun
+    /// when the key had been released `generation` times, and retires the gate.
+    ///
+    /// In one lock section with `release`, so that neither misses the other. A build that a release overtook
+    /// does not store its instance, which would otherwise be the next resolve's: the instance is still handed
+    /// to its asker and to those waiting at the gate, and `container` holds it apart until it closes.
+    func store(
+        _ box: AnyObject,
+        for key: InstanceKey,
+        _ registration: Registration,
+        builtAfter generation: Int,
+        at gate: InstanceSlot,
+        in container: Container
+    ) throws {
+        let overtaken = gates.withLock { gates -> Bool in
+            let overtaken = gates[key]?.releases != generation
+            if gates[key]?.slot === gate { gates[key] = nil }
+            if !overtaken { storage.store(StoredInstance(box: box, key: key, registration: registration), for: key) }
+            return overtaken
+        }
+        if overtaken {
+            try container.hold(InstanceSlot(parking: box), of: registration, requested: registration.serviceType)
+        }
     }
 
     /// The box stored under `key`, checking that the storage returned what was stored under that key.
@@ -61,16 +102,16 @@ final class CustomLifetime: LifetimeStrategy {
 
     func gate(for key: InstanceKey) -> InstanceSlot {
         gates.withLock { gates in
-            if let gate = gates[key] { return gate }
+            if let gate = gates[key] { return gate.slot }
             let gate = InstanceSlot(retention: .strong, lockFreeReads: false)
-            gates[key] = gate
+            gates[key] = Gate(slot: gate)
             return gate
         }
     }
 
     func retire(_ gate: InstanceSlot, for key: InstanceKey) {
         gates.withLock { gates in
-            if gates[key] === gate { gates[key] = nil }
+            if gates[key]?.slot === gate { gates[key] = nil }
         }
     }
 }

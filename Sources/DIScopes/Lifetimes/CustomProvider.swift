@@ -15,9 +15,9 @@ struct CustomProvider: InstanceProvider {
                 lifetime.retire(gate, for: key)
                 return box
             }
+            let generation = lifetime.releases(of: key, at: gate)
             let box = try build()
-            lifetime.storage.store(StoredInstance(box: box, key: key, registration: registration), for: key)
-            lifetime.retire(gate, for: key)
+            try lifetime.store(box, for: key, registration, builtAfter: generation, at: gate, in: container)
             return box
         }.box
     }
@@ -35,9 +35,9 @@ struct CustomProvider: InstanceProvider {
                 lifetime.retire(gate, for: key)
                 return box
             }
+            let generation = lifetime.releases(of: key, at: gate)
             let box = try await build()
-            lifetime.storage.store(StoredInstance(box: box, key: key, registration: registration), for: key)
-            lifetime.retire(gate, for: key)
+            try lifetime.store(box, for: key, registration, builtAfter: generation, at: gate, in: container)
             return box
         }.box
     }
