@@ -32,21 +32,33 @@ extension Container {
     /// ```
     ///
     /// Instances that are only `Disposable` are disposed as `close()` disposes them. Afterwards the
-    /// container refuses to resolve (`containerClosed`) and to register. Closing twice does nothing more.
+    /// container refuses to resolve (`containerClosed`) and to register. Closing twice does nothing more. An
+    /// `async` resolve whose build ends after the close disposes its instance the same way, awaiting an
+    /// `AsyncDisposable`'s `dispose()`, and throws `containerClosed`.
     public func closeAsync() async {
+        // An instance whose `async` build ends after this close is then disposed as this close disposes.
+        if Self.lateAsyncDisposal.isEmpty { Self.lateAsyncDisposal.storeIfEmpty(Self.asyncDisposer) }
         guard let closing = markClosed() else { return }
         for child in closing.children.reversed() { await child.closeAsync() }
-        for value in releaseOwnInstances(closing).reversed() {
-            // Awaited only when there is something to await: an `async` call per instance would allocate a
-            // frame in the task for each.
-            let disposal = Self.asyncDisposals.disposal(of: value)
-            if let disposable = disposal.async {
-                await Self.dispose(value, as: disposable)
-            } else if let disposable = disposal.sync {
-                Self.dispose(value, as: disposable)
-            }
+        for value in releaseOwnInstances(closing).reversed() { await Self.disposeAsync(value) }
+    }
+
+    /// Disposes of `value` as `closeAsync()` does: awaits its `dispose()` when it is `AsyncDisposable`, calls
+    /// the synchronous one when it is only `Disposable`.
+    @inline(__always)
+    private static func disposeAsync(_ value: Any) async {
+        // Awaited only when there is something to await: an `async` call per instance would allocate a frame in
+        // the task for each.
+        let disposal = asyncDisposals.disposal(of: value)
+        if let disposable = disposal.async {
+            await dispose(value, as: disposable)
+        } else if let disposable = disposal.sync {
+            dispose(value, as: disposable)
         }
     }
+
+    /// `disposeAsync(_:)`, for the instances an `async` build hands to a container that closed meanwhile.
+    private static let asyncDisposer = AsyncDisposer { value in await disposeAsync(value) }
 
     /// Awaits the `dispose()` of `value`, an instance of `Instance`, as `dispose(_:)` calls a `Disposable`'s.
     private static func dispose<Instance: AsyncDisposable>(_ value: Any, as type: Instance.Type) async {

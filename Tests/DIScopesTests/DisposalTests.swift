@@ -1,5 +1,7 @@
 import DICore
 import DIScopes
+import DITestSupport
+import Foundation
 import Testing
 
 /// The lifetimes that keep instances, with where to resolve from and which container holds the instance.
@@ -123,6 +125,38 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(feature.slots.all.allSatisfy { $0.slot.current($0.registration) == nil })
     }
 
+    /// The holder closes while one asker builds and the others wait for that build: the close refuses the
+    /// instance (disposed once), and the askers that waited get `containerClosed` without running the factory
+    /// again for a container that can hold nothing. With threads and with tasks, 1, 2, 3 and 16 askers.
+    @Test(arguments: [KeptLifetime.scoped, .matching], [1, 2, 3, 16])
+    func askersWaitingForABuildTheCloseRefusedDoNotBuildAgain(lifetime: KeptLifetime, askers: Int) async throws {
+        for async in [false, true] {
+            let late = try LateBuild(lifetime, async: async) { serial, log in
+                Widget(origin: "app", serial: serial, log: log)
+            }
+            let outcomes = try await late.askClosingMeanwhile(
+                askers: askers,
+                async ? .async { try await $0.resolveAsync(Widget.self) } : .sync { try $0.resolve(Widget.self) }
+            )
+            #expect(late.builds.value == 1, "async: \(async)")
+            #expect(outcomes.allSatisfy { $0 == .failed(.containerClosed) }, "async: \(async), \(outcomes)")
+            #expect(late.log.entries == ["dispose 1"], "async: \(async)")
+        }
+    }
+
+    /// An `AsyncDisposable` whose `async` build ends after its holder was closed with `closeAsync()` is refused
+    /// and its `dispose()` awaited, once, as `closeAsync()` awaits those it holds (it used to be dropped).
+    @Test(arguments: [KeptLifetime.scoped, .matching], [1, 2, 3, 16])
+    func anAsyncDisposableBuiltAfterCloseAsyncIsAwaited(lifetime: KeptLifetime, askers: Int) async throws {
+        let late = try LateBuild(lifetime, async: true) { serial, log in Pool(serial: serial, log: log) }
+        let outcomes = try await late.askClosingMeanwhile(
+            askers: askers, closesAsync: true, .async { try await $0.resolveAsync(Pool.self) }
+        )
+        #expect(late.builds.value == 1)
+        #expect(outcomes.allSatisfy { $0 == .failed(.containerClosed) }, "\(outcomes)")
+        #expect(late.log.entries == ["drain 1"])
+    }
+
     @Test func closeAsyncAwaitsAsyncDisposalNewestFirst() async throws {
         final class Pool: AsyncDisposable, Sendable {
             let name: String
@@ -171,5 +205,96 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
         _ = try app.resolve(Both.self)
         app.close()
         #expect(log.entries == ["sync"])
+    }
+}
+
+/// An `AsyncDisposable` service that logs its disposal.
+private final class Pool: AsyncDisposable, Sendable {
+    let serial: Int
+    let log: Log
+
+    init(serial: Int, log: Log) {
+        self.serial = serial
+        self.log = log
+    }
+
+    func dispose() async {
+        await Task.yield()
+        log.append("drain \(serial)")
+    }
+}
+
+/// A service registered in `app` with a kept lifetime held by `feature`, whose first build waits at a gate
+/// while the test closes `feature`.
+private struct LateBuild<Service: AnyObject & Sendable> {
+    let app = Container(name: "app")
+    let feature: Container
+    let log = Log()
+    let builds = Counter()
+    private let entered = DispatchSemaphore(value: 0)
+    private let proceed = DispatchSemaphore(value: 0)
+
+    init(_ lifetime: KeptLifetime, async: Bool, make: @escaping @Sendable (Int, Log) -> Service) throws {
+        feature = app.child(name: "feature", tags: ["feature"])
+        let (log, builds, entered, proceed) = (log, builds, entered, proceed)
+        if async {
+            try app.registerAsync(Service.self, scope: lifetime.makeScope()) { _ in
+                let serial = builds.increment()
+                if serial == 1 {
+                    entered.signal()
+                    await Self.wait(for: proceed)
+                }
+                return make(serial, log)
+            }
+        } else {
+            try app.register(Service.self, scope: lifetime.makeScope()) { _ in
+                let serial = builds.increment()
+                if serial == 1 {
+                    entered.signal()
+                    proceed.wait()
+                }
+                return make(serial, log)
+            }
+        }
+    }
+
+    /// How each asker resolves from `feature`.
+    enum Ask: Sendable {
+        /// On a thread of its own, so that its wait blocks no task.
+        case sync(@Sendable (Container) throws -> Service)
+        /// In a task of its own.
+        case async(@Sendable (Container) async throws -> Service)
+    }
+
+    /// Starts `askers` resolves with `ask`; closes `feature` once the first build waits at the gate and the
+    /// others had time to queue behind it; then lets the build finish. Returns how each resolve ended.
+    func askClosingMeanwhile(askers: Int, closesAsync: Bool = false, _ ask: Ask) async throws -> [Outcome] {
+        let feature = feature
+        let asked = Task { () -> [Outcome]? in
+            switch ask {
+            case .sync(let resolve):
+                return await raceOnThreads(askers) { _ in Outcome { try resolve(feature) } }
+            case .async(let resolve):
+                let tasks = (0..<askers).map { _ in Task { await Outcome { try await resolve(feature) } } }
+                var outcomes: [Outcome] = []
+                for task in tasks { outcomes.append(await task.value) }
+                return outcomes
+            }
+        }
+        await Self.wait(for: entered)
+        try await Task.sleep(for: .milliseconds(20))
+        if closesAsync { await feature.closeAsync() } else { feature.close() }
+        proceed.signal()
+        return try #require(await asked.value, "the askers did not return")
+    }
+
+    /// Waits for `semaphore` on a thread of its own.
+    static func wait(for semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                semaphore.wait()
+                done.resume()
+            }
+        }
     }
 }

@@ -119,7 +119,10 @@ extension Container {
             let (box, built) = try await slot.instance(of: registration, resolution: resolution) {
                 try await builder.buildAsync(registration, requested: requested, token: token)
             }
-            if built { try builder.hold(slot, of: registration, requested: requested) }
+            if built, !builder.tryHold(slot, of: registration) {
+                await Self.disposeRefused(HeldInstance(slot: slot, registration: registration))
+                throw builder.closedError(requested, name: registration.key.name)
+            }
             return box
         case .provided(let provider, let dependencies):
             let builder = dependencies.object
@@ -128,6 +131,19 @@ extension Container {
             }
         }
     }
+
+    /// Disposes of the instance of `held`, which its holder refused because it closed while the instance was
+    /// being built: as `closeAsync()` disposes, awaiting an `AsyncDisposable`'s `dispose()`, once `DIScopes` has
+    /// said how (`lateAsyncDisposal`); as `close()` disposes until then.
+    private static func disposeRefused(_ held: HeldInstance) async {
+        guard let disposal = lateAsyncDisposal.load() else { return dispose([held]) }
+        for value in take([held]) { await disposal.object.dispose(value) }
+    }
+
+    /// How an `async` resolve disposes of an instance its holder refused (see `disposeRefused`). `DIScopes`,
+    /// where `AsyncDisposable` is declared, sets it when a container is first closed with `closeAsync()`, before
+    /// that close refuses anything; it is never replaced.
+    package static let lateAsyncDisposal = Unsafe.AtomicReference<AsyncDisposer>()
 
     /// Runs the async factory of `registration` in a new node of the task's async path, with this
     /// container as its resolver; `token` is the one the build was claimed with.
@@ -157,5 +173,14 @@ extension Container {
         } catch {
             throw Self.wrap(error, path: node.path)
         }
+    }
+}
+
+/// Disposes of an instance in an `async` context: what `Container.lateAsyncDisposal` holds.
+package final class AsyncDisposer: Sendable {
+    let dispose: @Sendable (Any) async -> Void
+
+    package init(_ dispose: @escaping @Sendable (Any) async -> Void) {
+        self.dispose = dispose
     }
 }

@@ -205,18 +205,29 @@ public final class Container: Sendable {
     /// - Throws: `containerClosed` when the container was closed while the instance was being built: the
     ///   instance is disposed at once instead of being handed out by a closed container.
     package func hold(_ slot: InstanceSlot, of registration: Registration, requested: Any.Type) throws {
-        guard slot.retention == .strong else { return }
-        let accepted = state.withLock { state in
+        guard !tryHold(slot, of: registration) else { return }
+        Self.dispose([HeldInstance(slot: slot, registration: registration)])
+        throw closedError(requested, name: registration.key.name)
+    }
+
+    /// Records that this container holds a built instance, as `hold` does; `false`, leaving the instance to
+    /// the caller to dispose of, when the container was closed while it was being built.
+    func tryHold(_ slot: InstanceSlot, of registration: Registration) -> Bool {
+        guard slot.retention == .strong else { return true }
+        return state.withLock { state in
             guard !state.held.isClosed else { return false }
             state.held.instances.appendMakingRoomForAFew(
                 HeldInstance(slot: slot, registration: registration, build: cells.nextBuild())
             )
             return true
         }
-        guard accepted else {
-            Self.dispose([HeldInstance(slot: slot, registration: registration)])
-            throw closedError(requested, name: registration.key.name)
-        }
+    }
+
+    /// Throws `containerClosed` when this container, which keeps the instance of `registration`, has closed:
+    /// what a waiter asks once another's build ends (`InstanceSlot`). One atomic load: the flag the close sets
+    /// in the lock section that takes the held instances.
+    func refuseIfClosed(_ requested: Any.Type, _ registration: Registration) throws {
+        if cells.isClosed.load(ordering: .acquiring) { throw closedError(requested, name: registration.key.name) }
     }
 
     /// The instances this container holds, oldest first; each slot appears once.

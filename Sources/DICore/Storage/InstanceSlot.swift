@@ -289,6 +289,7 @@ package final class InstanceSlot: Sendable {
     ///
     /// A registration that cannot build synchronously (an `async` factory) is never claimed here: `build`
     /// then throws `asyncResolutionRequired` at once, and a concurrent `async` build is left alone.
+    @inline(__always)
     package func instance(
         of registration: Registration,
         resolution: ResolutionScope,
@@ -302,15 +303,19 @@ package final class InstanceSlot: Sendable {
 
     /// The instance, building it with `build` exactly once if the slot is empty, whatever `registration`'s
     /// factory is: `registration` only names the build in cycle errors. What `Lazy` keeps its value in.
+    @inline(__always)
     package func once(
         describedBy registration: Registration,
         resolution: ResolutionScope,
         build: () throws -> AnyObject
     ) throws -> (box: AnyObject, built: Bool) {
+        var waited = false
         while true {
+            if waited { try refuseIfClosedMeanwhile(registration) }
             if let box = current(registration) { return (box, false) }
             switch try BuildCoordinator.shared.claim(self, for: registration, resolution: resolution) {
             case .lookAgain:
+                waited = true
                 continue
             case .build:
                 let generation = resets.load(ordering: .sequentiallyConsistent)
@@ -318,6 +323,7 @@ package final class InstanceSlot: Sendable {
                 // deep chain costs stack on every level.
                 let box: AnyObject
                 do {
+                    try refuseIfClosedMeanwhile(registration)
                     box = try build()
                 } catch {
                     BuildCoordinator.shared.finish(self)
@@ -337,15 +343,19 @@ package final class InstanceSlot: Sendable {
         resolution: ResolutionScope,
         build: () async throws -> AnyObject
     ) async throws -> (box: AnyObject, built: Bool) {
+        var waited = false
         while true {
+            if waited { try refuseIfClosedMeanwhile(registration) }
             if let box = current(registration) { return (box, false) }
             switch try BuildCoordinator.shared.claimOrQueue(self, for: registration, resolution: resolution) {
             case .lookAgain:
+                waited = true
                 continue
             case .build:
                 let generation = resets.load(ordering: .sequentiallyConsistent)
                 let box: AnyObject
                 do {
+                    try refuseIfClosedMeanwhile(registration)
                     box = try await build()
                 } catch {
                     BuildCoordinator.shared.finish(self)
@@ -355,7 +365,22 @@ package final class InstanceSlot: Sendable {
                 return (box, !held)
             case .queued(let wait):
                 await BuildCoordinator.shared.suspend(until: wait)
+                waited = true
             }
+        }
+    }
+
+    /// Throws `containerClosed` when the container that keeps this slot (in its cells or its slot store) has
+    /// closed since the resolve began: asked after a wait for another's build, and before a build. The close
+    /// refuses a build's instance only after the build stored it and let the waiters look again: a waiter would
+    /// be handed an instance disposed, or about to be, or, once the slot is emptied, run the factory again for a
+    /// container that can hold nothing. (Not asked at the first look, which finds a built instance.)
+    private func refuseIfClosedMeanwhile(_ registration: Registration) throws {
+        switch guarded {
+        case .container(let container), .cell(let container):
+            try container.with { try $0.refuseIfClosed(registration.serviceType, registration) }
+        case .unguarded, .own:
+            return
         }
     }
 
