@@ -1,4 +1,6 @@
 import DICore
+import DITestSupport
+import Foundation
 import Testing
 
 /// A closed container hands out nothing it disposed: not itself, not through children made before or
@@ -56,6 +58,62 @@ import Testing
         #expect(error.code == .containerClosed)
         await #expect(throws: ResolutionError.self) { try await early.resolveAsync(Handle.self) }
         #expect(throws: ResolutionError.self) { try early.resolve(Handle.self, arguments: 1) }
+    }
+
+    /// The container closes while one asker builds its singleton and the others wait for that build: the
+    /// build's instance is disposed once, and every asker gets `containerClosed`, none the disposed instance (the
+    /// waiters used to look again between the build's store and the close's refusal, and find it). Threads with
+    /// a synchronous factory and tasks with an `async` one, 1, 2, 3 and 16 askers.
+    @Test(arguments: [false, true], [1, 2, 3, 16])
+    func askersWaitingForASingletonWhoseContainerClosesGetContainerClosed(async: Bool, askers: Int) async throws {
+        let app = Container(name: "app")
+        let builds = Counter()
+        let handles = Lock<[Handle]>([])
+        let (entered, proceed) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let build = { @Sendable () -> Handle in
+            let handle = Handle()
+            builds.increment()
+            handles.withLock { $0.append(handle) }
+            return handle
+        }
+        if async {
+            try app.registerAsync(Handle.self, scope: .singleton) { _ in
+                entered.signal()
+                await Self.wait(for: proceed)
+                return build()
+            }
+        } else {
+            try app.register(Handle.self, scope: .singleton) { _ in
+                entered.signal()
+                proceed.wait()
+                return build()
+            }
+        }
+        let asked = Task { () -> [Outcome]? in
+            guard async else { return await raceOnThreads(askers) { _ in Outcome { try app.resolve(Handle.self) } } }
+            let tasks = (0..<askers).map { _ in Task { await Outcome { try await app.resolveAsync(Handle.self) } } }
+            var outcomes: [Outcome] = []
+            for task in tasks { outcomes.append(await task.value) }
+            return outcomes
+        }
+        await Self.wait(for: entered)
+        try await Task.sleep(for: .milliseconds(20))
+        app.close()
+        proceed.signal()
+        let outcomes = try #require(await asked.value, "the askers did not return")
+        #expect(outcomes.allSatisfy { $0 == .failed(.containerClosed) }, "\(outcomes)")
+        #expect(builds.value == 1)
+        #expect(handles.withLock { $0.map(\.disposals) } == [1])
+    }
+
+    /// Waits for `semaphore` on a thread of its own.
+    private static func wait(for semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                semaphore.wait()
+                done.resume()
+            }
+        }
     }
 
     @Test func anInstanceFinishedAfterItsHolderClosedIsDisposedAndNotHandedOut() throws {

@@ -116,7 +116,9 @@ extension Container {
             return try await dependencies.object.buildAsync(registration, requested: requested, token: token)
         case .slot(let slot, let container):
             let builder = container.object
-            let (box, built) = try await slot.instance(of: registration, resolution: resolution) {
+            let (box, built) = try await slot.instance(
+                of: registration, resolution: resolution, holder: container
+            ) {
                 try await builder.buildAsync(registration, requested: requested, token: token)
             }
             if built, !builder.tryHold(slot, of: registration) {

@@ -96,7 +96,7 @@ extension Container {
         case .build(let dependencies):
             return try Self.build(builder, in: dependencies, requested: requested)
         case .slot(let slot, let container):
-            let (box, built) = try slot.instance(of: registration, resolution: resolution) {
+            let (box, built) = try slot.instance(of: registration, resolution: resolution, holder: container) {
                 try Self.build(builder, in: container, requested: requested)
             }
             if built { try container.with { try $0.hold(slot, of: registration, requested: requested) } }

@@ -285,7 +285,8 @@ package final class InstanceSlot: Sendable {
 
     /// The instance, building it with `build` if the slot is empty. `built` tells whether this call built it
     /// and its container still has to hold it (`Container.hold`): `false` for a container-kept slot, whose
-    /// store records it as held.
+    /// store records it as held. `holder` is the container that holds the instance, if any: a closed one
+    /// refuses it to askers that waited for another's build (see `refuseIfClosedMeanwhile`).
     ///
     /// A registration that cannot build synchronously (an `async` factory) is never claimed here: `build`
     /// then throws `asyncResolutionRequired` at once, and a concurrent `async` build is left alone.
@@ -293,12 +294,13 @@ package final class InstanceSlot: Sendable {
     package func instance(
         of registration: Registration,
         resolution: ResolutionScope,
+        holder: Unsafe.Unowned<Container>? = nil,
         build: () throws -> AnyObject
     ) throws -> (box: AnyObject, built: Bool) {
         guard registration.body.buildsSynchronously else {
             return try current(registration).map { ($0, false) } ?? (try build(), false)
         }
-        return try once(describedBy: registration, resolution: resolution, build: build)
+        return try once(describedBy: registration, resolution: resolution, holder: holder, build: build)
     }
 
     /// The instance, building it with `build` exactly once if the slot is empty, whatever `registration`'s
@@ -307,11 +309,12 @@ package final class InstanceSlot: Sendable {
     package func once(
         describedBy registration: Registration,
         resolution: ResolutionScope,
+        holder: Unsafe.Unowned<Container>? = nil,
         build: () throws -> AnyObject
     ) throws -> (box: AnyObject, built: Bool) {
         var waited = false
         while true {
-            if waited { try refuseIfClosedMeanwhile(registration) }
+            if waited { try refuseIfClosedMeanwhile(holder, registration) }
             if let box = current(registration) { return (box, false) }
             switch try BuildCoordinator.shared.claim(self, for: registration, resolution: resolution) {
             case .lookAgain:
@@ -323,7 +326,7 @@ package final class InstanceSlot: Sendable {
                 // deep chain costs stack on every level.
                 let box: AnyObject
                 do {
-                    try refuseIfClosedMeanwhile(registration)
+                    try refuseIfClosedMeanwhile(holder, registration)
                     box = try build()
                 } catch {
                     BuildCoordinator.shared.finish(self)
@@ -341,11 +344,12 @@ package final class InstanceSlot: Sendable {
     package func instance(
         of registration: Registration,
         resolution: ResolutionScope,
+        holder: Unsafe.Unowned<Container>? = nil,
         build: () async throws -> AnyObject
     ) async throws -> (box: AnyObject, built: Bool) {
         var waited = false
         while true {
-            if waited { try refuseIfClosedMeanwhile(registration) }
+            if waited { try refuseIfClosedMeanwhile(holder, registration) }
             if let box = current(registration) { return (box, false) }
             switch try BuildCoordinator.shared.claimOrQueue(self, for: registration, resolution: resolution) {
             case .lookAgain:
@@ -355,7 +359,7 @@ package final class InstanceSlot: Sendable {
                 let generation = resets.load(ordering: .sequentiallyConsistent)
                 let box: AnyObject
                 do {
-                    try refuseIfClosedMeanwhile(registration)
+                    try refuseIfClosedMeanwhile(holder, registration)
                     box = try await build()
                 } catch {
                     BuildCoordinator.shared.finish(self)
@@ -370,18 +374,14 @@ package final class InstanceSlot: Sendable {
         }
     }
 
-    /// Throws `containerClosed` when the container that keeps this slot (in its cells or its slot store) has
-    /// closed since the resolve began: asked after a wait for another's build, and before a build. The close
-    /// refuses a build's instance only after the build stored it and let the waiters look again: a waiter would
-    /// be handed an instance disposed, or about to be, or, once the slot is emptied, run the factory again for a
-    /// container that can hold nothing. (Not asked at the first look, which finds a built instance.)
-    private func refuseIfClosedMeanwhile(_ registration: Registration) throws {
-        switch guarded {
-        case .container(let container), .cell(let container):
-            try container.with { try $0.refuseIfClosed(registration.serviceType, registration) }
-        case .unguarded, .own:
-            return
-        }
+    /// Throws `containerClosed` when `holder`, the container that holds this slot's instance, has closed since
+    /// the resolve began: asked after a wait for another's build, and before a build. The close refuses a build's
+    /// instance only after the build stored it and let the waiters look again: a waiter would be handed an
+    /// instance disposed, or about to be, or, once the slot is emptied, run the factory again for a container
+    /// that can hold nothing. (Not asked at the first look, which finds a built instance.)
+    @inline(__always)
+    private func refuseIfClosedMeanwhile(_ holder: Unsafe.Unowned<Container>?, _ registration: Registration) throws {
+        try holder?.with { try $0.refuseIfClosed(registration.serviceType, registration) }
     }
 
     /// Stores a successful build that began after the slot's `generation`th reset, then lets the waiters look
