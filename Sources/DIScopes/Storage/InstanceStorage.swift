@@ -31,8 +31,10 @@
 ///   at least while somebody else still holds it;
 /// - ``release(_:)`` forgets the instance and returns it (`nil` when there was none), and afterwards keeps no
 ///   reference to it;
-/// - all three are safe to call from any thread at once. They are called without any container lock held,
-///   and they should not resolve from a container.
+/// - all three are safe to call from any thread at once. None of them may resolve from or register in a
+///   container: ``instance(for:)`` is called without any lock of the container's held, but ``store(_:for:)`` and
+///   ``release(_:)`` are called under the scope's own lock, which orders a build's store against a reset's
+///   release of the same key (a store that a release overtook is not made, so that the next resolve builds anew).
 public protocol InstanceStorage: Sendable {
     /// The instance stored under `key`, or `nil` to have the container build one.
     ///
