@@ -269,16 +269,7 @@ package final class InstanceSlot: Sendable {
         of registration: Registration,
         in container: Unsafe.Unowned<Container>
     ) -> Bool {
-        let parked = InstanceSlot(parking: built.object)
-        let held = container.with { container in
-            container.withHeldInstances { held -> Bool in
-                guard !held.isClosed else { return false }
-                held.instances.appendMakingRoomForAFew(
-                    HeldInstance(slot: parked, registration: registration, build: container.cells.nextBuild())
-                )
-                return true
-            }
-        }
+        let held = container.with { $0.tryHold(InstanceSlot(parking: built.object), of: registration) }
         if !held { Container.dispose(registration.body.unbox(built.object)) }
         return held
     }
