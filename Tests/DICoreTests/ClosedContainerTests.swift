@@ -79,7 +79,7 @@ import Testing
         if async {
             try app.registerAsync(Handle.self, scope: .singleton) { _ in
                 entered.signal()
-                await Self.wait(for: proceed)
+                await proceed.waitOffThePool()
                 return build()
             }
         } else {
@@ -96,7 +96,7 @@ import Testing
             for task in tasks { outcomes.append(await task.value) }
             return outcomes
         }
-        await Self.wait(for: entered)
+        await entered.waitOffThePool()
         try await Task.sleep(for: .milliseconds(20))
         app.close()
         proceed.signal()
@@ -104,16 +104,6 @@ import Testing
         #expect(outcomes.allSatisfy { $0 == .failed(.containerClosed) }, "\(outcomes)")
         #expect(builds.value == 1)
         #expect(handles.withLock { $0.map(\.disposals) } == [1])
-    }
-
-    /// Waits for `semaphore` on a thread of its own.
-    private static func wait(for semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                semaphore.wait()
-                done.resume()
-            }
-        }
     }
 
     @Test func anInstanceFinishedAfterItsHolderClosedIsDisposedAndNotHandedOut() throws {

@@ -242,7 +242,7 @@ private struct LateBuild<Service: AnyObject & Sendable> {
                 let serial = builds.increment()
                 if serial == 1 {
                     entered.signal()
-                    await Self.wait(for: proceed)
+                    await proceed.waitOffThePool()
                 }
                 return make(serial, log)
             }
@@ -281,20 +281,10 @@ private struct LateBuild<Service: AnyObject & Sendable> {
                 return outcomes
             }
         }
-        await Self.wait(for: entered)
+        await entered.waitOffThePool()
         try await Task.sleep(for: .milliseconds(20))
         if closesAsync { await feature.closeAsync() } else { feature.close() }
         proceed.signal()
         return try #require(await asked.value, "the askers did not return")
-    }
-
-    /// Waits for `semaphore` on a thread of its own.
-    static func wait(for semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread {
-                semaphore.wait()
-                done.resume()
-            }
-        }
     }
 }

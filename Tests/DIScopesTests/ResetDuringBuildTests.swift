@@ -57,7 +57,7 @@ import Testing
                     let serial = builds.increment()
                     if serial == 1 {
                         entered.signal()
-                        await Self.wait(for: proceed)
+                        await proceed.waitOffThePool()
                     }
                     return Widget(origin: "app", serial: serial, log: log)
                 }
@@ -77,16 +77,6 @@ import Testing
         func reset() {
             app.reset(scope, includingDescendants: true)
         }
-
-        /// Waits for `semaphore` on a thread of its own, leaving the task's thread to others.
-        static func wait(for semaphore: DispatchSemaphore) async {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                Thread.detachNewThread {
-                    semaphore.wait()
-                    done.resume()
-                }
-            }
-        }
     }
 
     @Test(arguments: Kind.allCases, [1, 2, 3, 16])
@@ -100,7 +90,7 @@ import Testing
                     return try? shop.request.resolve(Widget.self)
                 }
             }
-            await Shop.wait(for: shop.entered)
+            await shop.entered.waitOffThePool()
             shop.entered.signal()
             try await Task.sleep(for: .milliseconds(10))
             shop.reset()
@@ -115,7 +105,7 @@ import Testing
         for pastTheCells in kind.usesCells ? [false, true] : [false] {
             let shop = try Shop(kind, pastTheCells: pastTheCells, async: true)
             let first = Task { try? await shop.request.resolveAsync(Widget.self) }
-            await Shop.wait(for: shop.entered)
+            await shop.entered.waitOffThePool()
             let others = (1..<askers).map { _ in Task { try? await shop.request.resolveAsync(Widget.self) } }
             try await Task.sleep(for: .milliseconds(10))
             shop.reset()
@@ -148,7 +138,7 @@ import Testing
     func theNextResetDisposesTheOvertakenInstance(kind: Kind) async throws {
         let shop = try Shop(kind, pastTheCells: false, async: true)
         let first = Task { try await shop.request.resolveAsync(Widget.self) }
-        await Shop.wait(for: shop.entered)
+        await shop.entered.waitOffThePool()
         shop.reset()
         shop.proceed.signal()
         let early = try await first.value

@@ -62,6 +62,19 @@ package func finishing<Value: Sendable>(
     return result
 }
 
+extension DispatchSemaphore {
+    /// Waits for the semaphore on a thread of its own, so that the waiting task leaves its thread to others (a
+    /// test on the cooperative pool's two threads would otherwise block one of them).
+    package func waitOffThePool() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                self.wait()
+                done.resume()
+            }
+        }
+    }
+}
+
 /// Runs `body(index)` on `count` new threads released together; the results in index order, or `nil`
 /// when they had not all returned after `timeout` (a deadlock).
 package func raceOnThreads<Value: Sendable>(
