@@ -102,18 +102,19 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
         #expect(error.code == .containerClosed)
     }
 
-    /// The holder of a `.scoped` or `.matching` instance closes while its factory runs: the instance is disposed
-    /// once and not handed out, with `resolve` and `resolveAsync` alike; its slot is left empty.
-    @Test(arguments: [KeptLifetime.scoped, .matching], [false, true])
+    /// The holder of a kept instance closes while its factory runs: the instance is disposed once and not handed
+    /// out, with `resolve` and `resolveAsync` alike; its slot is left empty.
+    @Test(arguments: KeptLifetime.allCases, [false, true])
     func anInstanceFinishedAfterItsHolderClosedIsDisposedAndNotHandedOut(
         lifetime: KeptLifetime, async: Bool
     ) async throws {
         let app = Container(name: "app")
         let feature = app.child(name: "feature", tags: ["feature"])
+        let holder = lifetime.lateBuildHolder == .app ? app : feature
         let log = Log()
         let serials = Counter()
         try app.register(Widget.self, scope: lifetime.makeScope()) { _ in
-            feature.close()     // the holder closes while this build runs
+            holder.close()     // the holder closes while this build runs
             return Widget(origin: "app", serial: serials.increment(), log: log)
         }
         let error = try await #require(throws: ResolutionError.self) {
@@ -121,17 +122,17 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
         #expect(error.code == .containerClosed)
         #expect(log.entries == ["dispose 1"])
-        #expect(feature.heldInstances.isEmpty)
-        #expect(feature.slots.all.allSatisfy { $0.slot.current($0.registration) == nil })
+        #expect(holder.heldInstances.isEmpty)
+        #expect(holder.slots.all.allSatisfy { $0.slot.current($0.registration) == nil })
     }
 
     /// The holder closes while one asker builds and the others wait for that build: the close refuses the
     /// instance (disposed once), and the askers that waited get `containerClosed` without running the factory
     /// again for a container that can hold nothing. With threads and with tasks, 1, 2, 3 and 16 askers.
-    @Test(arguments: [KeptLifetime.scoped, .matching], [1, 2, 3, 16])
+    @Test(arguments: KeptLifetime.allCases, [1, 2, 3, 16])
     func askersWaitingForABuildTheCloseRefusedDoNotBuildAgain(lifetime: KeptLifetime, askers: Int) async throws {
         for async in [false, true] {
-            let late = try LateBuild(lifetime, async: async) { serial, log in
+            let late = try LateBuild(lifetime.makeScope(), heldBy: lifetime.lateBuildHolder, async: async) { serial, log in
                 Widget(origin: "app", serial: serial, log: log)
             }
             let outcomes = try await late.askClosingMeanwhile(
@@ -146,15 +147,37 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     /// An `AsyncDisposable` whose `async` build ends after its holder was closed with `closeAsync()` is refused
     /// and its `dispose()` awaited, once, as `closeAsync()` awaits those it holds (it used to be dropped).
-    @Test(arguments: [KeptLifetime.scoped, .matching], [1, 2, 3, 16])
+    @Test(arguments: KeptLifetime.allCases, [1, 2, 3, 16])
     func anAsyncDisposableBuiltAfterCloseAsyncIsAwaited(lifetime: KeptLifetime, askers: Int) async throws {
-        let late = try LateBuild(lifetime, async: true) { serial, log in Pool(serial: serial, log: log) }
+        let late = try LateBuild(lifetime.makeScope(), heldBy: lifetime.lateBuildHolder, async: true) { serial, log in
+            Pool(serial: serial, log: log)
+        }
         let outcomes = try await late.askClosingMeanwhile(
             askers: askers, closesAsync: true, .async { try await $0.resolveAsync(Pool.self) }
         )
         #expect(late.builds.value == 1)
         #expect(outcomes.allSatisfy { $0 == .failed(.containerClosed) }, "\(outcomes)")
         #expect(late.log.entries == ["drain 1"])
+    }
+
+    /// A `.weak` instance's registering container closes while one asker builds it and others wait: the builder,
+    /// whose resolve began first, gets the instance (a closed container holds no weak instance, so nothing is
+    /// disposed); the askers that waited get `containerClosed` and do not build it again once the builder's
+    /// asker drops it.
+    @Test(arguments: [1, 2, 3, 16])
+    func askersWaitingForAWeakBuildWhoseContainerClosesDoNotBuildAgain(askers: Int) async throws {
+        for async in [false, true] {
+            let late = try LateBuild(.weak, heldBy: .app, async: async) { serial, log in
+                Widget(origin: "app", serial: serial, log: log)
+            }
+            let outcomes = try await late.askClosingMeanwhile(
+                askers: askers,
+                async ? .async { try await $0.resolveAsync(Widget.self) } : .sync { try $0.resolve(Widget.self) }
+            )
+            #expect(late.builds.value == 1, "async: \(async)")
+            #expect(outcomes.filter { $0 != .failed(.containerClosed) }.count == 1, "async: \(async), \(outcomes)")
+            #expect(late.log.entries.isEmpty, "async: \(async)")
+        }
     }
 
     @Test func closeAsyncAwaitsAsyncDisposalNewestFirst() async throws {
@@ -224,21 +247,44 @@ private final class Pool: AsyncDisposable, Sendable {
     }
 }
 
-/// A service registered in `app` with a kept lifetime held by `feature`, whose first build waits at a gate
-/// while the test closes `feature`.
+extension KeptLifetime {
+    /// Which container of a `LateBuild` keeps the instance asked of `feature`: the one the test closes.
+    var lateBuildHolder: LateBuildHolder {
+        switch self {
+        case .scoped, .matching: .feature
+        case .cached, .custom: .app
+        }
+    }
+}
+
+/// The container of a `LateBuild` that keeps its instance.
+enum LateBuildHolder: Sendable {
+    /// The registering container, closed with its child.
+    case app
+    /// The child the askers resolve from, tagged `feature`.
+    case feature
+}
+
+/// A service registered in `app` with a lifetime kept by `holder`, asked of `feature`, whose first build waits
+/// at a gate while the test closes `holder`.
 private struct LateBuild<Service: AnyObject & Sendable> {
     let app = Container(name: "app")
     let feature: Container
+    let holder: Container
     let log = Log()
     let builds = Counter()
     private let entered = DispatchSemaphore(value: 0)
     private let proceed = DispatchSemaphore(value: 0)
 
-    init(_ lifetime: KeptLifetime, async: Bool, make: @escaping @Sendable (Int, Log) -> Service) throws {
+    init(
+        _ scope: Scope, heldBy holder: LateBuildHolder, async: Bool,
+        make: @escaping @Sendable (Int, Log) -> Service
+    ) throws {
         feature = app.child(name: "feature", tags: ["feature"])
+        self.holder = holder == .app ? app : feature
         let (log, builds, entered, proceed) = (log, builds, entered, proceed)
         if async {
-            try app.registerAsync(Service.self, scope: lifetime.makeScope()) { _ in
+            try app.registerAsync(Service.self, scope: scope) { _ in
                 let serial = builds.increment()
                 if serial == 1 {
                     entered.signal()
@@ -247,7 +293,7 @@ private struct LateBuild<Service: AnyObject & Sendable> {
                 return make(serial, log)
             }
         } else {
-            try app.register(Service.self, scope: lifetime.makeScope()) { _ in
+            try app.register(Service.self, scope: scope) { _ in
                 let serial = builds.increment()
                 if serial == 1 {
                     entered.signal()
@@ -266,10 +312,10 @@ private struct LateBuild<Service: AnyObject & Sendable> {
         case async(@Sendable (Container) async throws -> Service)
     }
 
-    /// Starts `askers` resolves with `ask`; closes `feature` once the first build waits at the gate and the
-    /// others had time to queue behind it; then lets the build finish. Returns how each resolve ended.
+    /// Starts `askers` resolves of `feature` with `ask`; closes `holder` once the first build waits at the gate
+    /// and the others had time to queue behind it; then lets the build finish. Returns how each resolve ended.
     func askClosingMeanwhile(askers: Int, closesAsync: Bool = false, _ ask: Ask) async throws -> [Outcome] {
-        let feature = feature
+        let (feature, holder) = (feature, holder)
         let asked = Task { () -> [Outcome]? in
             switch ask {
             case .sync(let resolve):
@@ -283,7 +329,7 @@ private struct LateBuild<Service: AnyObject & Sendable> {
         }
         await entered.waitOffThePool()
         try await Task.sleep(for: .milliseconds(20))
-        if closesAsync { await feature.closeAsync() } else { feature.close() }
+        if closesAsync { await holder.closeAsync() } else { holder.close() }
         proceed.signal()
         return try #require(await asked.value, "the askers did not return")
     }

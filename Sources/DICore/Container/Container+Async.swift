@@ -121,10 +121,7 @@ extension Container {
             ) {
                 try await builder.buildAsync(registration, requested: requested, token: token)
             }
-            if built, !builder.tryHold(slot, of: registration) {
-                await Self.disposeRefused(HeldInstance(slot: slot, registration: registration))
-                throw builder.closedError(requested, name: registration.key.name)
-            }
+            if built { try await builder.holdAsync(slot, of: registration, requested: requested) }
             return box
         case .provided(let provider, let dependencies):
             let builder = dependencies.object
@@ -132,6 +129,15 @@ extension Container {
                 try await builder.buildAsync(registration, requested: requested, token: token)
             }
         }
+    }
+
+    /// Records that this container holds a built instance, as `hold` does, for an `async` resolve: when the
+    /// container was closed while the instance was being built, it is disposed as `closeAsync()` disposes
+    /// (`disposeRefused`) and the resolve throws `containerClosed`.
+    package func holdAsync(_ slot: InstanceSlot, of registration: Registration, requested: Any.Type) async throws {
+        guard !tryHold(slot, of: registration) else { return }
+        await Self.disposeRefused(HeldInstance(slot: slot, registration: registration))
+        throw closedError(requested, name: registration.key.name)
     }
 
     /// Disposes of the instance of `held`, which its holder refused because it closed while the instance was

@@ -60,27 +60,25 @@ final class CustomLifetime: LifetimeStrategy {
     }
 
     /// Stores `box`, the instance of `registration` just built for `key` by the build that holds `gate`, begun
-    /// when the key had been released `generation` times, and retires the gate.
+    /// when the key had been released `generation` times, and retires the gate. Returns `false` when a release
+    /// overtook the build: the instance is not stored, and the caller has the container hold it apart.
     ///
     /// In one lock section with `release`, so that neither misses the other. A build that a release overtook
     /// does not store its instance, which would otherwise be the next resolve's: the instance is still handed
-    /// to its asker and to those waiting at the gate, and `container` holds it apart until it closes.
+    /// to its asker and to those waiting at the gate, and the container holds it apart until it closes (or,
+    /// closed meanwhile, disposes it and refuses: `Container.hold`).
     func store(
         _ box: AnyObject,
         for key: InstanceKey,
         _ registration: Registration,
         builtAfter generation: Int,
-        at gate: InstanceSlot,
-        in container: Container
-    ) throws {
-        let overtaken = gates.withLock { gates -> Bool in
+        at gate: InstanceSlot
+    ) -> Bool {
+        gates.withLock { gates -> Bool in
             let overtaken = gates[key]?.releases != generation
             if gates[key]?.slot === gate { gates[key] = nil }
             if !overtaken { storage.store(StoredInstance(box: box, key: key, registration: registration), for: key) }
-            return overtaken
-        }
-        if overtaken {
-            try container.hold(InstanceSlot(parking: box), of: registration, requested: registration.serviceType)
+            return !overtaken
         }
     }
 

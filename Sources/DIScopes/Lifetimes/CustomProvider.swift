@@ -10,14 +10,16 @@ struct CustomProvider: InstanceProvider {
         let key = InstanceKey(registration, in: container)
         if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) { return box }
         let gate = lifetime.gate(for: key)
-        return try gate.instance(of: registration, resolution: resolution) {
+        return try gate.instance(of: registration, resolution: resolution, holder: Unsafe.Unowned(container)) {
             if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) {
                 lifetime.retire(gate, for: key)
                 return box
             }
             let generation = lifetime.releases(of: key, at: gate)
             let box = try build()
-            try lifetime.store(box, for: key, registration, builtAfter: generation, at: gate, in: container)
+            if !lifetime.store(box, for: key, registration, builtAfter: generation, at: gate) {
+                try container.hold(InstanceSlot(parking: box), of: registration, requested: registration.serviceType)
+            }
             return box
         }.box
     }
@@ -30,14 +32,18 @@ struct CustomProvider: InstanceProvider {
         let key = InstanceKey(registration, in: container)
         if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) { return box }
         let gate = lifetime.gate(for: key)
-        return try await gate.instance(of: registration, resolution: resolution) {
+        return try await gate.instance(of: registration, resolution: resolution, holder: Unsafe.Unowned(container)) {
             if let box = try lifetime.stored(key, registration, in: container, path: resolution.path) {
                 lifetime.retire(gate, for: key)
                 return box
             }
             let generation = lifetime.releases(of: key, at: gate)
             let box = try await build()
-            try lifetime.store(box, for: key, registration, builtAfter: generation, at: gate, in: container)
+            if !lifetime.store(box, for: key, registration, builtAfter: generation, at: gate) {
+                try await container.holdAsync(
+                    InstanceSlot(parking: box), of: registration, requested: registration.serviceType
+                )
+            }
             return box
         }.box
     }

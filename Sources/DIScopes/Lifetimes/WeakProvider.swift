@@ -9,7 +9,7 @@ struct WeakProvider: InstanceProvider {
     func instance(of registration: Registration, resolution: ResolutionScope, build: () throws -> AnyObject)
         throws -> AnyObject
     {
-        try slot.instance(of: registration, resolution: resolution) {
+        try slot.instance(of: registration, resolution: resolution, holder: Unsafe.Unowned(container)) {
             try checked(try build(), registration, resolution)
         }.box
     }
@@ -19,7 +19,7 @@ struct WeakProvider: InstanceProvider {
         resolution: ResolutionScope,
         build: () async throws -> AnyObject
     ) async throws -> AnyObject {
-        try await slot.instance(of: registration, resolution: resolution) {
+        try await slot.instance(of: registration, resolution: resolution, holder: Unsafe.Unowned(container)) {
             try checked(try await build(), registration, resolution)
         }.box
     }
