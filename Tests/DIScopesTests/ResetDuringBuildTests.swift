@@ -60,7 +60,7 @@ import Testing
                         await proceed.waitOffThePool()
                     }
                     return Widget(origin: "app", serial: serial, log: log)
-                }
+                }.implements((any Part).self)
             } else {
                 try app.register(Widget.self, scope: scope) { _ in
                     let serial = builds.increment()
@@ -69,13 +69,33 @@ import Testing
                         proceed.wait()
                     }
                     return Widget(origin: "app", serial: serial, log: log)
-                }
+                }.implements((any Part).self)
             }
         }
 
         /// Resets the widget's scope where its instance is held.
         func reset() {
             app.reset(scope, includingDescendants: true)
+        }
+
+        /// Registers the widget again, with the same scope and the alias `Part`, and a factory that never waits.
+        func registerAgain() throws {
+            let (log, builds) = (log, builds)
+            try app.register(Widget.self, scope: scope) { _ in
+                Widget(origin: "again", serial: builds.increment(), log: log)
+            }.implements((any Part).self)
+        }
+
+        /// Resolves the widget from the request container, directly or through its alias `Part`.
+        func resolve(throughAlias: Bool) throws -> Widget {
+            guard throughAlias else { return try request.resolve(Widget.self) }
+            return try #require(try request.resolve((any Part).self) as? Widget)
+        }
+
+        /// `resolve(throughAlias:)` with `resolveAsync`.
+        func resolveAsync(throughAlias: Bool) async throws -> Widget {
+            guard throughAlias else { return try await request.resolveAsync(Widget.self) }
+            return try #require(try await request.resolveAsync((any Part).self) as? Widget)
         }
     }
 
@@ -113,6 +133,53 @@ import Testing
             var got = [await first.value]
             for other in others { got.append(await other.value) }
             try check(shop, got: got, next: try await shop.request.resolveAsync(Widget.self), kind, pastTheCells)
+        }
+    }
+
+    /// The widget is registered again while its first build waits, and asked directly or through its alias: the
+    /// build's asker, and those waiting for it, may still get the old registration's instance, but the next
+    /// resolve gets one of the new registration's; nothing is disposed while in use, and every instance built
+    /// is disposed exactly once, the late one when its holder closes.
+    @Test(arguments: Kind.allCases, [1, 2, 3, 16])
+    func registeringAgainDuringABuild(kind: Kind, askers: Int) async throws {
+        for async in [false, true] {
+            for throughAlias in [false, true] {
+                let shop = try Shop(kind, pastTheCells: false, async: async)
+                let got: [Widget?]
+                let next: Widget
+                if async {
+                    let first = Task { try? await shop.resolveAsync(throughAlias: throughAlias) }
+                    await shop.entered.waitOffThePool()
+                    let others = (1..<askers).map { _ in
+                        Task { try? await shop.resolveAsync(throughAlias: throughAlias) }
+                    }
+                    try await Task.sleep(for: .milliseconds(10))
+                    try shop.registerAgain()
+                    shop.proceed.signal()
+                    var all = [await first.value]
+                    for other in others { all.append(await other.value) }
+                    got = all
+                    next = try await shop.resolveAsync(throughAlias: throughAlias)
+                } else {
+                    let asked = Task {
+                        await raceOnThreads(askers) { asker -> Widget? in
+                            if asker > 0 { shop.entered.wait(); shop.entered.signal() }
+                            return try? shop.resolve(throughAlias: throughAlias)
+                        }
+                    }
+                    await shop.entered.waitOffThePool()
+                    shop.entered.signal()
+                    try await Task.sleep(for: .milliseconds(10))
+                    try shop.registerAgain()
+                    shop.proceed.signal()
+                    got = try #require(await asked.value, "the askers did not return")
+                    next = try shop.resolve(throughAlias: throughAlias)
+                }
+                let context = "async: \(async), through the alias: \(throughAlias)"
+                #expect(got.first??.origin == "app", "the first asker gets the build it began (\(context))")
+                #expect(next.origin == "again", "the next resolve uses the new registration (\(context))")
+                try check(shop, got: got, next: next, kind, false)
+            }
         }
     }
 
