@@ -14,7 +14,8 @@ import DICore
 /// The container is captured when the owner is created, not at the first read, so an object made inside a
 /// test's `withContainer` keeps resolving from that test's container wherever it is read later. (Inside a
 /// factory, the captured container is the one that factory's dependencies come from.) It is released once
-/// the service is resolved.
+/// the service is resolved. As with `Lazy`, what the first read returned is kept: a reset of the service's scope
+/// or a new registration afterwards does not change it.
 ///
 /// Reads after the first cost an atomic load and no lock. If two threads read first at the same moment,
 /// both may resolve, one result is kept and both return it. A read that cannot resolve the service

@@ -18,9 +18,11 @@
 ///
 /// The first read resolves exactly once even when many threads read at the same moment (the others wait,
 /// holding no lock); later reads cost one atomic load and the value, what reading a stored property costs.
-/// A failed first read keeps nothing, and the next read tries again. `value` returns the service as any
-/// getter does, so the caller owns its reference (a retain, as for a stored property read into a local);
-/// ``withValue(_:)`` lends it to a closure instead, without that retain.
+/// A failed first read keeps nothing, and the next read tries again. What it keeps does not follow the
+/// container: a reset of `T`'s scope or a new registration of `T` after the first read leaves the `Lazy` with
+/// the instance it read (disposed, when the reset disposed it); inject `Provider<T>` to resolve again instead.
+/// `value` returns the service as any getter does, so the caller owns its reference (a retain, as for a stored
+/// property read into a local); ``withValue(_:)`` lends it to a closure instead, without that retain.
 ///
 /// A cycle `A → Lazy<B> → B → A` is no construction cycle: `A` is built with a `Lazy` it does not read
 /// during construction. Reading it while `B` or `A` is still being built is a cycle, and throws
