@@ -42,8 +42,8 @@ extension Container {
                     code: .typeMismatch, requestedType: registration.serviceType, name: registration.name,
                     path: [PathElement(registration, requested: registration.serviceType, in: owner)],
                     detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
-                        + "\(registration.serviceType) at \(registration.location), but its instance, a "
-                        + "\(type(of: value)), does not conform."
+                        + "\(ServiceName.readable(registration.serviceType)) at \(registration.location), but its "
+                        + "instance, a \(ServiceName.readable(type(of: value))), does not conform."
                 )
             }
         }

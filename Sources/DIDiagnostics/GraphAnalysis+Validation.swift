@@ -199,8 +199,8 @@ extension GraphAnalysis {
                             id: .captive, severity: .warning, service: holder.display,
                             container: containers[node.context].name,
                             message: "\(holder.display) (\(holder.scope)) keeps \(display) (\(dependency.scope)), "
-                                + "which should not outlive it: the \(holder.scope) instance holds one "
-                                + "\(display) for as long as it lives.",
+                                + "which should not outlive it: the \(holder.scope) instance holds on to the "
+                                + "\(display) it was built with for as long as it lives.",
                             path: path(to: id) + [element(target, in: targetContext)],
                             help: "Give \(display) a lifetime at least as long as \(holder.scope), or inject a "
                                 + "factory (a closure or a Provider) and resolve \(display) when it is needed."

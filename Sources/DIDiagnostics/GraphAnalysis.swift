@@ -161,7 +161,7 @@ struct GraphAnalysis {
                 scope: scope,
                 location: registration.location,
                 aliasOf: aliasOf,
-                arguments: registration.argumentTypes.map { String(describing: $0) },
+                arguments: registration.argumentTypes.map(ServiceName.readable),
                 isAsync: registration.isAsync,
                 edgesKnown: isAlias || registration.declaresDependencies
                     || (hasObserved && observed.built.contains(id)),

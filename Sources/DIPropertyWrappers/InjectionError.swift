@@ -101,7 +101,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
         error: any Error
     ) -> InjectionError {
         InjectionError(
-            code: .resolutionFailed, wrapper: wrapper, service: name.map { "\(type) \"\($0)\"" } ?? "\(type)",
+            code: .resolutionFailed, wrapper: wrapper, service: ServiceName.describe(type, name: name),
             requestedType: type, container: container.name, location: location, underlying: error
         )
     }

@@ -12,7 +12,8 @@ enum ScopeErrors {
             container: container.name,
             location: registration.location,
             message: "Cannot register \(service) with .weak in \(container.name) at \(registration.location): "
-                + "\(registration.serviceType) is \(kind), and only class instances can be held weakly, so "
+                + "\(ServiceName.readable(registration.serviceType)) is \(kind), and only class instances can be "
+                + "held weakly, so "
                 + "every resolve would silently build a new one. Make it a class (or register it as a "
                 + "class-bound protocol such as (any Router).self), or choose .cached to keep one instance "
                 + "until reset, or .transient to build one on every resolve."
@@ -34,7 +35,8 @@ enum ScopeErrors {
             name: registration.name,
             path: path + [PathElement(registration, requested: registration.serviceType, in: container)],
             detail: "It is registered with .weak in \(container.name) (\(registration.location)), but its "
-                + "factory built a \(valueType), which is \(kind): only class instances can be held weakly. "
+                + "factory built a \(ServiceName.readable(valueType)), which is \(kind): only class instances can "
+                + "be held weakly. "
                 + "Build a class instance, or register \(registration.displayName) with .cached or .transient."
         )
     }

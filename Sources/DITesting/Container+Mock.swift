@@ -35,23 +35,24 @@ extension Container {
         column: Int = #column
     ) -> Mock? {
         let location = Testing.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let service = name.map { "\(type) \"\($0)\"" } ?? "\(type)"
+        let service = ServiceName.describe(type, name: name)
+        let mockName = ServiceName.readable(mockType)
+        let call = "mock(\(ServiceName.key(type, name: name)), as: \(mockName).self)"
         let instance: Service
         do {
             instance = try resolve(type, name: name)
         } catch {
             FailureReporter.current.record(
-                "mock(\(service).self, as: \(mockType).self) found no mock: the service cannot be resolved from "
-                    + "\(self.name).\n\(error)",
+                "\(call) found no mock: the service cannot be resolved from \(self.name).\n\(error)",
                 location
             )
             return nil
         }
         guard let mock = instance as? Mock else {
             FailureReporter.current.record(
-                "mock(\(service).self, as: \(mockType).self): the instance registered for \(service) is a "
-                    + "\(Swift.type(of: instance as Any)), not a \(mockType). Install the mock for this test "
-                    + "(.override(\(type).self) { _ in \(mockType)() }).",
+                "\(call): the instance registered for \(service) is a "
+                    + "\(ServiceName.readable(Swift.type(of: instance as Any))), not a \(mockName). Install the "
+                    + "mock for this test (.override(\(ServiceName.key(type, name: name))) { _ in \(mockName)() }).",
                 location
             )
             return nil

@@ -13,14 +13,12 @@ struct LiveServiceCheck: ResolutionBehavior {
         guard info.container == test.name, !Self.isOwn(info, of: test) else { return }
         guard scope.shouldReport(info) else { return }
         let path = Container.activeResolutionPath.map(\.description) + [info.displayName]
-        let allow = info.displayName.hasPrefix("\\.") ? ".allowLive(\(info.displayName))"
-            : info.name.map { ".allowLive(\(info.serviceType).self, name: \"\($0)\")" }
-            ?? ".allowLive(\(info.serviceType).self)"
+        let isKey = info.displayName.hasPrefix("\\.")
+        let key = isKey ? info.displayName : ServiceName.key(info.serviceType, name: info.name)
         scope.fail(
             "Strict test \(scope.testName) resolved the live \(info.displayName), registered at \(info.location), "
-                + "through \(path.joined(separator: " → ")). Override it for the test (.override("
-                + "\(info.serviceType).self) { … } or a registration in the test container), or allow it with "
-                + "\(allow)."
+                + "through \(path.joined(separator: " → ")). Override it for the test (.override(\(key)) { … } "
+                + "or a registration in the test container), or allow it with .allowLive(\(key))."
         )
     }
 

@@ -101,7 +101,7 @@ extension ServiceKeys {
             case .selfResolving:
                 (.circularDependency, ["Probe \"self\" → Probe \"self\""], ["Break the cycle"])
             case .nonConformingAlias:
-                (.typeMismatch, ["Plain", "does not conform"], ["Make Plain conform to Marker", ".implements("])
+                (.typeMismatch, ["Plain", "does not conform"], ["Make Plain conform to any Marker", ".implements((any Marker).self)"])
             case .closedContainer:
                 (.containerClosed, ["closed"], ["still open"])
             case .asyncResolvedSynchronously:

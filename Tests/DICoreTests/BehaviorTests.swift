@@ -285,9 +285,9 @@ private func same(_ type: Any.Type?, _ other: Any.Type) -> Bool {
         _ = try checkout.resolve(Database.self)
 
         #expect(recorder.journal.all == [
-            "Logger from app held by app",
-            "Logger from app held by app",
-            "Logger from checkout held by app",
+            "any Logger from app held by app",
+            "any Logger from app held by app",
+            "any Logger from checkout held by app",
             "Database from checkout held by app",
         ])
     }

@@ -18,10 +18,10 @@ import Testing
 
         let error = try #require(throws: ResolutionError.self) { try checkout.resolve(Screen.self) }
         #expect(error.code == .notRegistered)
-        #expect(error.path.map(\.description) == ["Screen", "Repository", "Database", "Logger \"primary\""])
+        #expect(error.path.map(\.description) == ["Screen", "Repository", "Database", "any Logger \"primary\""])
         #expect(error.path.map(\.container) == ["checkout", "app", "app", "app"])
         let text = error.description
-        #expect(text.contains("Screen → Repository → Database → Logger \"primary\""))
+        #expect(text.contains("Screen → Repository → Database → any Logger \"primary\""))
         #expect(text.contains("searched:  app"))
         #expect(text.contains("DICoreTests/ResolutionErrorTests.swift:"))
         #expect(text.contains("registered without a name in app"))
@@ -58,7 +58,7 @@ import Testing
         let app = Container(name: "app")
         try app.register(ConsoleLogger.self) { _ in ConsoleLogger() }
         let error = try #require(throws: ResolutionError.self) { try app.resolve((any Logger).self) }
-        #expect(error.suggestions.contains { $0.contains(".implements(Logger.self)") })
+        #expect(error.suggestions.contains { $0.contains(".implements((any Logger).self)") })
     }
 
     @Test func factoryErrorIsWrappedAtTheStepThatThrew() throws {

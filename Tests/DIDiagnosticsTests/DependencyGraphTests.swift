@@ -19,15 +19,15 @@ import Testing
         defer { withExtendedLifetime(children) {} }
         #expect(app.graph().text() == """
             app
-            ├── Logger      singleton  App/Setup.swift:7  [DI-OPAQUE]
+            ├── any Logger  singleton  App/Setup.swift:7  [DI-OPAQUE]
             ├── Database    singleton  App/Setup.swift:9
-            │   └── → Logger (app)
+            │   └── → any Logger (app)
             ├── Cache       singleton  App/Setup.swift:11  [DI-OPAQUE]
             ├── Repository  singleton  App/Setup.swift:12
             │   ├── → Database (app)
             │   └── → Cache (app)
             ├── NotARouter  singleton  App/Router.swift:3  [DI-OPAQUE]
-            ├── Router      singleton  App/Router.swift:4
+            ├── any Router  singleton  App/Router.swift:4
             │   └── = alias of NotARouter (app)
             └── checkout
                 ├── Cache      singleton  App/Checkout.swift:3  [shadows app]  [DI-SHADOW]  [DI-OPAQUE]
@@ -44,9 +44,9 @@ import Testing
         defer { withExtendedLifetime(app) {} }
         #expect(checkout.graph().text() == """
             app (ancestor)
-            ├── Logger      singleton  App/Setup.swift:7
+            ├── any Logger  singleton  App/Setup.swift:7
             ├── Database    singleton  App/Setup.swift:9
-            │   └── → Logger (app)
+            │   └── → any Logger (app)
             ├── Cache       singleton  App/Setup.swift:11
             ├── Repository  singleton  App/Setup.swift:12
             │   ├── → Database (app)
@@ -84,9 +84,9 @@ import Testing
                              initializer: Database.init)
         #expect(app.graph(instantiating: true).text() == """
             app
-            ├── Logger    singleton  App/Setup.swift:7  [implementation: ConsoleLogger]
-            └── Database  singleton  App/Setup.swift:9
-                └── → Logger (app)
+            ├── any Logger  singleton  App/Setup.swift:7  [implementation: ConsoleLogger]
+            └── Database    singleton  App/Setup.swift:9
+                └── → any Logger (app)
             2 registrations in 1 container; findings: 0 errors, 0 warnings, 0 notes.
             """)
         #expect(app.graph().json().contains("\"implementation\": null"))
@@ -171,7 +171,7 @@ import Testing
         #expect(object["schemaVersion"] as? Int == DependencyGraph.jsonSchemaVersion)
         let services = try #require(object["services"] as? [[String: Any]])
         #expect(services.map { $0["service"] as? String } == [
-            "Logger", "Database", "Cache", "Repository", "NotARouter", "Router", "Cache", "ViewModel", "Cart",
+            "any Logger", "Database", "Cache", "Repository", "NotARouter", "any Router", "Cache", "ViewModel", "Cart",
         ])
         let edges = try #require(object["edges"] as? [[String: Any]])
         #expect(edges.contains { $0["kind"] as? String == "alias" })
@@ -188,19 +188,19 @@ import Testing
         let graph = app.graph()
         #expect(graph.text() == """
             app
-            ├── Front      singleton  App/Loop.swift:1  [DI-DEFERRED-CYCLE]
+            ├── Front       singleton  App/Loop.swift:1  [DI-DEFERRED-CYCLE]
             │   └── → Back (app) [deferred]
-            ├── Back       singleton  App/Loop.swift:2
+            ├── Back        singleton  App/Loop.swift:2
             │   └── → Front (app)
-            ├── Cache      singleton  App/Setup.swift:3  [DI-OPAQUE]
-            ├── Session    transient  App/Setup.swift:4  [DI-OPAQUE]
-            ├── Report     transient  App/Setup.swift:5  [arguments: String]  [DI-OPAQUE]
-            ├── Dashboard  transient  App/Setup.swift:6
+            ├── Cache       singleton  App/Setup.swift:3  [DI-OPAQUE]
+            ├── Session     transient  App/Setup.swift:4  [DI-OPAQUE]
+            ├── Report      transient  App/Setup.swift:5  [arguments: String]  [DI-OPAQUE]
+            ├── Dashboard   transient  App/Setup.swift:6
             │   ├── → Cache (app) [deferred]
             │   ├── → Session (app) [per-call]
             │   ├── → Report (app) [assisted]
-            │   └── → Plugin (app) [collection]
-            └── Plugin     transient  App/Setup.swift:7  [DI-OPAQUE]
+            │   └── → any Plugin (app) [collection]
+            └── any Plugin  transient  App/Setup.swift:7  [DI-OPAQUE]
             7 registrations in 1 container; findings: 0 errors, 0 warnings, 2 notes.
             """)
         let dot = graph.dot()

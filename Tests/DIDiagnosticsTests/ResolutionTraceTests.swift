@@ -15,7 +15,7 @@ import Testing
             ViewModel  transient  built  in checkout
               Repository  singleton  built  in checkout (registered in app)
                 Database  singleton  built  in app
-                  Logger  singleton  built  in app
+                  any Logger  singleton  built  in app
                 Cache  singleton  reused  in app
             ViewModel  transient  built  in checkout
               Repository  singleton  reused  in checkout (registered in app)
@@ -29,7 +29,7 @@ import Testing
         let data = Data(trace.chromeTraceJSON().utf8)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let events = try #require(object["traceEvents"] as? [[String: Any]])
-        #expect(events.map { $0["name"] as? String } == ["Repository", "Database", "Logger", "Cache"])
+        #expect(events.map { $0["name"] as? String } == ["Repository", "Database", "any Logger", "Cache"])
         #expect(events.allSatisfy { $0["ph"] as? String == "X" && $0["dur"] is NSNumber })
     }
 

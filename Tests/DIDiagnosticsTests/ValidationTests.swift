@@ -171,13 +171,13 @@ import Testing
         let captive = try #require(app.validate().findings.first { $0.id == .captive })
         #expect(captive.severity == .warning)
         #expect(captive.description == """
-            warning[DI-CAPTIVE]: Database (singleton) keeps Logger (transient), which should not outlive it: \
-            the singleton instance holds one Logger for as long as it lives.
+            warning[DI-CAPTIVE]: Database (singleton) keeps any Logger (transient), which should not outlive \
+            it: the singleton instance holds on to the any Logger it was built with for as long as it lives.
               path:
-                Database  singleton  in app  App/Setup.swift:9
-                Logger    transient  in app  App/Setup.swift:7
-              help: Give Logger a lifetime at least as long as singleton, or inject a factory (a closure or a \
-            Provider) and resolve Logger when it is needed.
+                Database    singleton  in app  App/Setup.swift:9
+                any Logger  transient  in app  App/Setup.swift:7
+              help: Give any Logger a lifetime at least as long as singleton, or inject a factory (a closure or a \
+            Provider) and resolve any Logger when it is needed.
             """)
     }
 
@@ -238,7 +238,7 @@ import Testing
         #expect(opaque.service == "3 registrations")
         #expect(opaque.description == """
             note[DI-OPAQUE]: 3 registrations have dependencies that cannot be seen without running their \
-            factories; they were not checked for missing dependencies, cycles or captives: Logger in app \
+            factories; they were not checked for missing dependencies, cycles or captives: any Logger in app \
             (App/Setup.swift:7); Cache in app (App/Setup.swift:11); Cache in checkout (App/Checkout.swift:3).
               help: Register them with autoregister(_:initializer:), or run validate(instantiating: true) to \
             observe what their factories resolve.
@@ -255,7 +255,7 @@ import Testing
         let report = app.validate(instantiating: true)
         let alias = try #require(report.findings.first { $0.id == .alias })
         #expect(alias.severity == .error)
-        #expect(alias.service == "Router")
+        #expect(alias.service == "any Router")
         #expect(alias.path.first?.location?.description == "App/Router.swift:4")
     }
 

@@ -20,6 +20,20 @@ import Testing
         }
     }
 
+    /// The failure's advice is code that compiles: the service's name is an argument, and an existential is
+    /// written `(any Repository).self`.
+    @Test(.override((any Repository).self, name: "audit") { _ in OtherSpy() })
+    func theAdviceForANamedServiceIsCodeThatCompiles() {
+        withKnownIssue {
+            #expect(Container.current.mock((any Repository).self, name: "audit", as: SpyRepository.self) == nil)
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            return text.contains("mock((any Repository).self, name: \"audit\", as: SpyRepository.self)")
+                && text.contains("the instance registered for any Repository \"audit\" is a OtherSpy")
+                && text.contains(".override((any Repository).self, name: \"audit\") { _ in SpyRepository() }")
+        }
+    }
+
     @Test(.isolatedContainer) func recordsAFailureWhenNothingIsRegistered() {
         withKnownIssue {
             #expect(Container.current.mock(Counter.self, as: Counter.self) == nil)

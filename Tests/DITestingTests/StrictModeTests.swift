@@ -10,8 +10,8 @@ import Testing
             #expect(now == 1_000)
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            return text.contains("live Clock") && text.contains("StrictModeTests")
-                && text.contains(".allowLive(")
+            return text.contains("live any Clock") && text.contains("StrictModeTests")
+                && text.contains(".override((any Clock).self) { … }") && text.contains(".allowLive((any Clock).self)")
         }
     }
 

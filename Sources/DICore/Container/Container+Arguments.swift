@@ -117,8 +117,8 @@ extension Container {
         guard let other = others.first else { return missing(key, type, checkingArguments: false) }
         let taking = other.argumentTypes.isEmpty
             ? "no arguments"
-            : "arguments (" + other.argumentTypes.map { String(describing: $0) }.joined(separator: ", ") + ")"
-        let called = arguments.map { "with arguments of type \($0)" } ?? "without arguments"
+            : "arguments (" + other.argumentTypes.map(ServiceName.readable).joined(separator: ", ") + ")"
+        let called = arguments.map { "with arguments of type \(ServiceName.readable($0))" } ?? "without arguments"
         let label = other.argumentTypes.count == 1 ? "argument" : "arguments"
         let advice = other.argumentTypes.isEmpty
             ? "Resolve it without arguments."

@@ -61,9 +61,10 @@ extension Container {
             name: alias.key.name,
             path: ResolutionStack.current.path(then: PathElement(alias, requested: alias.serviceType, in: self)),
             detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
-                + "\(alias.serviceType) at \(alias.location), but its instance, a \(type(of: value)), does not "
-                + "conform. Make \(target.serviceType) conform to \(alias.serviceType), or remove "
-                + ".implements(\(alias.serviceType).self)."
+                + "\(ServiceName.readable(alias.serviceType)) at \(alias.location), but its instance, a "
+                + "\(ServiceName.readable(type(of: value))), does not conform. Make "
+                + "\(ServiceName.readable(target.serviceType)) conform to \(ServiceName.readable(alias.serviceType)), "
+                + "or remove .implements(\(ServiceName.metatype(alias.serviceType)))."
         )
     }
 
@@ -91,7 +92,8 @@ extension Container {
             name: registration.key.name,
             path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self)),
             detail: "It was registered with registerAsync at \(registration.location); call "
-                + "`try await resolveAsync(\(type).self)` from an async context."
+                + "`try await resolveAsync(\(ServiceName.key(type, name: registration.key.name)))` from an async "
+                + "context."
         )
     }
 

@@ -136,7 +136,7 @@ extension Container {
                 + "\(ServiceName.describe(alias.aliasedType ?? Never.self, name: key.name)), which is no longer "
                 + "registered in \(owner.name) or its ancestors (or aliases lead to aliases more than "
                 + "\(Self.maximumAliasHops) times). "
-                + "Register the service again, or register \(type) directly."
+                + "Register the service again, or register \(ServiceName.readable(type)) directly."
         )
     }
 

@@ -84,15 +84,14 @@ package final class LookupContext: Sendable {
     package func fix(code: ResolutionError.Code) -> String? {
         guard code == .notRegistered || code == .argumentMismatch else { return nil }
         if let fix = matches().first?.fix { return fix }
-        let nameArgument = key.name.map { ", name: \"\($0)\"" } ?? ""
         return "register it in \(containerName) or an ancestor: "
-            + "try container.register(\(type).self\(nameArgument)) { r in … }"
+            + "try container.register(\(ServiceName.key(type, name: key.name))) { r in … }"
     }
 
     /// Every close match, likeliest first: smallest edit distance, then kind, then nearest container.
     func matches() -> [Match] {
         var found: [Match] = []
-        let typeName = String(describing: type)
+        let typeName = ServiceName.readable(type)
         var seen = Set<RegistrationKey>()
         var sameTypeCount = 0
 
@@ -109,13 +108,16 @@ package final class LookupContext: Sendable {
                     && Self.looksRelated(String(describing: registration.serviceType), to: typeName)
                 {
                     let shown = registration.displayName
+                    let implements = ".implements(\(ServiceName.metatype(type)))"
                     // Another type is a weaker guess than any name: it ranks after every name match.
                     found.append(Match(
-                        distance: 100 + Self.distance(String(describing: registration.serviceType), typeName),
+                        distance: 100 + Self.distance(
+                            String(describing: registration.serviceType), String(describing: type)
+                        ),
                         rank: 3,
                         sentence: "\(shown) is registered in \(owner.name) (\(registration.location)); "
-                            + "if it conforms to \(typeName), expose it with .implements(\(typeName).self).",
-                        fix: "if \(shown) conforms to \(typeName), add .implements(\(typeName).self) to its "
+                            + "if it conforms to \(typeName), expose it with \(implements).",
+                        fix: "if \(shown) conforms to \(typeName), add \(implements) to its "
                             + "registration at \(registration.location)"
                     ))
                 }
@@ -165,7 +167,7 @@ package final class LookupContext: Sendable {
 
     private func argumentMatch(_ registration: Registration, in owner: Holder) -> Match {
         let shown = registration.displayName
-        let call = "try container.resolve(\(type).self\(key.name.map { ", name: \"\($0)\"" } ?? "")"
+        let call = "try container.resolve(\(ServiceName.key(type, name: key.name))"
         guard !registration.argumentTypes.isEmpty else {
             return Match(
                 distance: 0,
@@ -175,7 +177,7 @@ package final class LookupContext: Sendable {
                 fix: "resolve it without arguments: \(call))"
             )
         }
-        let taking = registration.argumentTypes.map { String(describing: $0) }
+        let taking = registration.argumentTypes.map(ServiceName.readable)
         let placeholders = taking.map { "<\($0)>" }.joined(separator: ", ")
         let label = taking.count == 1 ? "argument" : "arguments"
         return Match(
@@ -197,14 +199,14 @@ package final class LookupContext: Sendable {
                 distance: asked.count,
                 rank: 1,
                 sentence: "\(shown) is registered without a name \(place): resolve it without `name:`.",
-                fix: "resolve it without a name: try container.resolve(\(type).self)"
+                fix: "resolve it without a name: try container.resolve(\(ServiceName.metatype(type)))"
             )
         case (let other?, nil):
             return Match(
                 distance: other.count,
                 rank: 1,
                 sentence: "\(shown) is registered under the name \"\(other)\" \(place): pass name: \"\(other)\".",
-                fix: "pass name: \"\(other)\": try container.resolve(\(type).self, name: \"\(other)\")"
+                fix: "pass name: \"\(other)\": try container.resolve(\(ServiceName.key(type, name: other)))"
             )
         case (let other?, let asked?):
             let distance = Self.distance(other, asked)
@@ -213,7 +215,8 @@ package final class LookupContext: Sendable {
                 distance: distance,
                 rank: 1,
                 sentence: "\(shown) is registered \(place)." + (isTypo ? " Did you mean \"\(other)\"?" : ""),
-                fix: isTypo ? "pass name: \"\(other)\": try container.resolve(\(type).self, name: \"\(other)\")" : nil
+                fix: isTypo
+                    ? "pass name: \"\(other)\": try container.resolve(\(ServiceName.key(type, name: other)))" : nil
             )
         case (nil, nil):
             return Match(distance: 0, rank: 1, sentence: "\(shown) is registered \(place).", fix: nil)

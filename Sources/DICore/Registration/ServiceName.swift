@@ -22,10 +22,40 @@ package enum ServiceName {
         return text
     }
 
-    /// The type as written in Swift: the runtime prints a parameter pack as `Pack{…}`
-    /// (`Provider<Report, Pack{String}>`), people write `Provider<Report, String>`.
+    /// The type as an expression of its metatype, for the code a message suggests: `Database.self`,
+    /// `(any Logger).self`, `Cache?.self`.
+    package static func metatype(_ type: Any.Type) -> String {
+        let text = readable(type)
+        return needsParentheses(text) ? "(\(text)).self" : "\(text).self"
+    }
+
+    /// The first arguments of a call that names a key, for the code a message suggests: `Database.self`,
+    /// `(any Logger).self, name: "audit"`.
+    package static func key(_ type: Any.Type, name: String?) -> String {
+        metatype(type) + (name.map { ", name: \"\($0)\"" } ?? "")
+    }
+
+    /// Whether `text`, a type as written, needs parentheses before a postfix (`?`, `.self`): an existential
+    /// (`any Logger`, `any A & B`) or a function type.
+    static func needsParentheses(_ text: String) -> Bool {
+        text.hasPrefix("any ") || text.contains(" -> ")
+    }
+
+    /// The type as written in Swift. The runtime leaves out `any` (it prints `Logger` for `any Logger`), writes
+    /// optionals, arrays and dictionaries without their sugar (`Optional<Cache>`), and a parameter pack as
+    /// `Pack{…}` (`Provider<Report, Pack{String}>`). Those and DIToolkit's relationships are written here, their
+    /// arguments spelled the same way; other generic types keep the runtime's spelling of their arguments.
     private static func spell(_ type: Any.Type) -> String {
-        let text = String(describing: type)
+        if let written = type as? any WrittenType.Type { return written.written }
+        let text = withoutPacks(String(describing: type))
+        if TypeKind(type) == .existential, !text.hasPrefix("any "), text != "Any", text != "AnyObject" {
+            return "any " + text
+        }
+        return text
+    }
+
+    /// `text` with the runtime's `Pack{…}` around a parameter pack's types removed.
+    private static func withoutPacks(_ text: String) -> String {
         guard text.contains("Pack{") else { return text }
         var result = ""
         var depth = 0
@@ -57,5 +87,51 @@ package enum ServiceName {
             result.append(character)
         }
         return result
+    }
+}
+
+/// A generic type that messages write as Swift does, with its arguments spelled by `ServiceName`: the standard
+/// library's sugared types and DIToolkit's relationships.
+protocol WrittenType {
+    /// `Cache?`, `[any Plugin]`, `Lazy<any Logger>`.
+    static var written: String { get }
+}
+
+extension Optional: WrittenType {
+    static var written: String {
+        let wrapped = ServiceName.readable(Wrapped.self)
+        return ServiceName.needsParentheses(wrapped) ? "(\(wrapped))?" : "\(wrapped)?"
+    }
+}
+
+extension Array: WrittenType {
+    static var written: String { "[\(ServiceName.readable(Element.self))]" }
+}
+
+extension Dictionary: WrittenType {
+    static var written: String { "[\(ServiceName.readable(Key.self)): \(ServiceName.readable(Value.self))]" }
+}
+
+extension Set: WrittenType {
+    static var written: String { "Set<\(ServiceName.readable(Element.self))>" }
+}
+
+extension Lazy: WrittenType {
+    static var written: String { "Lazy<\(ServiceName.readable(Service.self))>" }
+}
+
+extension AsyncProvider: WrittenType {
+    static var written: String { "AsyncProvider<\(ServiceName.readable(Service.self))>" }
+}
+
+extension All: WrittenType {
+    static var written: String { "All<\(ServiceName.readable(Service.self))>" }
+}
+
+extension Provider: WrittenType {
+    static var written: String {
+        var types: [Any.Type] = [Service.self]
+        repeat types.append((each Argument).self)
+        return "Provider<" + types.map(ServiceName.readable).joined(separator: ", ") + ">"
     }
 }

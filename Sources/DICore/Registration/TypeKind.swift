@@ -3,15 +3,16 @@
 /// Swift has no public API that tells `(any Router).self` from `Point.self` given only an `Any.Type`, and
 /// `.weak` must refuse the second while accepting the first. The metadata kind, the first word of every
 /// non-class type's metadata, is part of Swift's stable ABI (`MetadataKind` in `swift/ABI/MetadataValues.h`),
-/// so it is read here, and only after `is AnyClass` has taken care of every class.
-enum TypeKind: Equatable {
+/// so it is read here, and only after `is AnyClass` has taken care of every class. Messages use it too, to
+/// write an existential as Swift does (`any Router`, where the runtime prints `Router`).
+package enum TypeKind: Equatable {
     case `class`
     /// A protocol existential (`any Router`, `any Router & Sendable`, `Any`, `any Collection<Int>`).
     case existential
     /// A value type, with the words that describe it: "a struct", "an optional", ….
     case value(String)
 
-    init(_ type: Any.Type) {
+    package init(_ type: Any.Type) {
         if type is AnyClass {
             self = .class
             return
