@@ -101,7 +101,8 @@ extension ServiceKeys {
             case .selfResolving:
                 (.circularDependency, ["Probe \"self\" → Probe \"self\""], ["Break the cycle"])
             case .nonConformingAlias:
-                (.typeMismatch, ["Plain", "does not conform"], ["Make Plain conform to any Marker", ".implements((any Marker).self)"])
+                (.typeMismatch, ["Plain", "does not conform"],
+                 ["Make Plain conform to any Marker", ".implements((any Marker).self)"])
             case .closedContainer:
                 (.containerClosed, ["closed"], ["still open"])
             case .asyncResolvedSynchronously:

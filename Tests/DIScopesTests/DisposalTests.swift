@@ -132,8 +132,8 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
     @Test(arguments: KeptLifetime.allCases, [1, 2, 3, 16])
     func askersWaitingForABuildTheCloseRefusedDoNotBuildAgain(lifetime: KeptLifetime, askers: Int) async throws {
         for async in [false, true] {
-            let late = try LateBuild(lifetime.makeScope(), heldBy: lifetime.lateBuildHolder, async: async) { serial, log in
-                Widget(origin: "app", serial: serial, log: log)
+            let late = try LateBuild(lifetime.makeScope(), heldBy: lifetime.lateBuildHolder, async: async) {
+                Widget(origin: "app", serial: $0, log: $1)
             }
             let outcomes = try await late.askClosingMeanwhile(
                 askers: askers,

@@ -6,11 +6,11 @@ import Testing
 
 /// Cycles through every lifetime that builds an instance once and shares it, reached every way a factory can
 /// reach the container: the `Resolver` it is given, the container it captured, a `Lazy` it reads (on the
-/// synchronous path) and a `Provider` it calls while building (an `AsyncProvider` on the `async` path). With 1, 2, 3 and 16 threads
-/// or tasks entering the cycle at once, at different nodes, every resolve ends in `circularDependency` — a
-/// thread building one node that waits for another building the next is a cycle too, never a hang — and the
-/// containers resolve everything else afterwards. A round that does not finish within its deadline fails as
-/// a hang.
+/// synchronous path) and a `Provider` it calls while building (an `AsyncProvider` on the `async` path). With 1,
+/// 2, 3 and 16 threads or tasks entering the cycle at once, at different nodes, every resolve ends in
+/// `circularDependency` — a thread building one node that waits for another building the next is a cycle too,
+/// never a hang — and the containers resolve everything else afterwards. A round that does not finish within
+/// its deadline fails as a hang.
 @Suite struct ScopeCycleMatrixTests {
     final class Node: Sendable {
         let next: Node
