@@ -59,11 +59,29 @@ import Testing
         #expect(report.pages == 12)
     }
 
-    @Test func anAssistedProviderForOtherArgumentTypesFailsWhenInjected() throws {
+    /// A relationship whose arguments do not fit the registration fails when injected, saying which arguments
+    /// it asked with, which the registration takes, and which relationship fits.
+    @Test func aRelationshipForOtherArgumentTypesFailsWhenInjectedNamingTheOneThatFits() throws {
         let app = Container(name: "app")
         try app.register(Report.self) { (_: any Resolver, quarter: String) in Report(quarter: quarter) }
-        #expect(throws: ResolutionError.self) { try app.resolve(Provider<Report, Int>.self) }
-        #expect(throws: ResolutionError.self) { try app.resolve(Provider<Report>.self) }
+        try app.register(Receipt.self) { _ in Receipt() }
+        let cases: [(ask: () throws -> Any, says: String, fits: String)] = [
+            ({ try app.resolve(Provider<Report, Int>.self) },
+             "Provider<Report, Int> asks for it with arguments of type Int", "Inject Provider<Report, String> instead."),
+            ({ try app.resolve(Provider<Report>.self) }, "Provider<Report> asks for it without arguments",
+             "Inject Provider<Report, String> instead."),
+            ({ try app.resolve(Lazy<Report>.self) }, "Lazy<Report> asks for it without arguments",
+             "Inject Provider<Report, String> instead."),
+            ({ try app.resolve(Provider<Receipt, Int>.self) }, "takes no arguments",
+             "Inject Provider<Receipt> instead."),
+        ]
+        for (ask, says, fits) in cases {
+            let error = try #require(throws: ResolutionError.self) { _ = try ask() }
+            #expect(error.code == .argumentMismatch)
+            #expect(error.description.contains(says), "\(error)")
+            #expect(error.description.contains(fits), "\(error)")
+            #expect(!error.description.contains("resolve(_:argument"), "no advice to pass arguments: \(error)")
+        }
     }
 
     @Test func resolvesFromTheContainerItWasMadeIn() throws {

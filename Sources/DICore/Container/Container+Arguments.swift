@@ -108,7 +108,12 @@ extension Container {
         return error.code == .argumentMismatch ? error : nil
     }
 
-    private func argumentMismatch(_ key: RegistrationKey, _ type: Any.Type, arguments: Any.Type?) -> ResolutionError {
+    /// `argumentMismatch` for `key`, asked for with `arguments` (`nil`: none) — through `relationship` when a
+    /// `Lazy` or a `Provider` asked — when the service is registered with other runtime arguments (or none) here
+    /// or in an ancestor; otherwise what `missing` says.
+    func argumentMismatch(
+        _ key: RegistrationKey, _ type: Any.Type, arguments: Any.Type?, asked relationship: Any.Type? = nil
+    ) -> ResolutionError {
         let others = ancestry.flatMap { container in
             container.registry.all.filter {
                 $0.key.type == key.type && $0.key.name == key.name && $0.key != key && $0.key.keyPath == 0
@@ -119,6 +124,18 @@ extension Container {
             ? "no arguments"
             : "arguments (" + other.argumentTypes.map(ServiceName.readable).joined(separator: ", ") + ")"
         let called = arguments.map { "with arguments of type \(ServiceName.readable($0))" } ?? "without arguments"
+        let path = ResolutionStack.current.path(then: PathElement(missing: type, name: key.name, in: self))
+        if let relationship {
+            // A relationship fixes its arguments in its type: the way out is the relationship that fits.
+            let fitting = "Provider<" + ([type] + other.argumentTypes).map(ServiceName.readable)
+                .joined(separator: ", ") + ">"
+            return ResolutionError(
+                code: .argumentMismatch, requestedType: type, name: key.name, path: path,
+                searchedContainers: ancestry.map(\.name),
+                detail: "\(ServiceName.readable(relationship)) asks for it \(called), but the registration at "
+                    + "\(other.location) takes \(taking). Inject \(fitting) instead."
+            )
+        }
         let label = other.argumentTypes.count == 1 ? "argument" : "arguments"
         let advice = other.argumentTypes.isEmpty
             ? "Resolve it without arguments."
@@ -127,7 +144,7 @@ extension Container {
             code: .argumentMismatch,
             requestedType: type,
             name: key.name,
-            path: ResolutionStack.current.path(then: PathElement(missing: type, name: key.name, in: self)),
+            path: path,
             searchedContainers: ancestry.map(\.name),
             detail: "It was called \(called), but the registration at \(other.location) takes \(taking). \(advice)",
             context: LookupContext(container: self, key: key, type: type)

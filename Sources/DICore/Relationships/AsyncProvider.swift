@@ -77,13 +77,13 @@ extension AsyncProvider: RelationshipService {
     static var dependency: Dependency { Dependency(Service.self, kind: .perCall) }
 
     static func make(from container: Container, name: String?) throws -> AsyncProvider<Service> {
-        let target = try container.relationshipTarget(Service.self, name: name)
+        let target = try container.relationshipTarget(Service.self, name: name, for: AsyncProvider<Service>.self)
         let origin = RelationshipOrigin(AsyncProvider<Service>.self, kind: .perCall, name: name, target: target,
                                         in: container)
         return AsyncProvider(storage: ProviderStorage(container: container, name: name, request: .type, origin: origin))
     }
 
     static func isAvailable(in container: Container, name: String?) -> Bool {
-        (try? container.relationshipTarget(Service.self, name: name)) != nil
+        (try? container.relationshipTarget(Service.self, name: name, for: AsyncProvider<Service>.self)) != nil
     }
 }

@@ -114,7 +114,7 @@ extension Lazy: RelationshipService {
     static var dependency: Dependency { Dependency(Service.self, kind: .deferred) }
 
     static func make(from container: Container, name: String?) throws -> Lazy<Service> {
-        let target = try container.relationshipTarget(Service.self, name: name)
+        let target = try container.relationshipTarget(Service.self, name: name, for: Lazy<Service>.self)
         return Lazy(storage: LazyStorage(target: target, request: .type(name: name), container: container))
     }
 
@@ -127,6 +127,6 @@ extension Lazy: RelationshipService {
     }
 
     static func isAvailable(in container: Container, name: String?) -> Bool {
-        (try? container.relationshipTarget(Service.self, name: name)) != nil
+        (try? container.relationshipTarget(Service.self, name: name, for: Lazy<Service>.self)) != nil
     }
 }

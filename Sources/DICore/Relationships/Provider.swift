@@ -112,8 +112,8 @@ extension Provider: RelationshipService {
     static func make(from container: Container, name: String?) throws -> Provider<Service, repeat each Argument> {
         let takesArguments = argumentCount > 0
         let target = try container.relationshipTarget(
-            Service.self, name: name,
-            arguments: takesArguments ? ObjectIdentifier((repeat each Argument).self) : nil
+            Service.self, name: name, arguments: takesArguments ? (repeat each Argument).self : nil,
+            for: Provider<Service, repeat each Argument>.self
         )
         let origin = RelationshipOrigin(
             Provider<Service, repeat each Argument>.self, kind: takesArguments ? .assisted : .perCall,
@@ -127,7 +127,8 @@ extension Provider: RelationshipService {
                 path: ResolutionStack.current.path
                     + [origin.step, PathElement(target, requested: Service.self, in: container)],
                 detail: "It is registered with registerAsync at \(target.location), so a Provider cannot build it "
-                    + "synchronously; inject AsyncProvider<\(Service.self)> instead and call `try await provider()`."
+                    + "synchronously; inject \(ServiceName.readable(AsyncProvider<Service>.self)) instead and call "
+                    + "`try await provider()`."
             )
         }
         return Provider(storage: ProviderStorage(
@@ -136,8 +137,10 @@ extension Provider: RelationshipService {
     }
 
     static func isAvailable(in container: Container, name: String?) -> Bool {
-        let arguments = argumentCount > 0 ? ObjectIdentifier((repeat each Argument).self) : nil
-        return (try? container.relationshipTarget(Service.self, name: name, arguments: arguments)) != nil
+        let arguments = argumentCount > 0 ? (repeat each Argument).self : nil
+        return (try? container.relationshipTarget(
+            Service.self, name: name, arguments: arguments, for: Provider<Service, repeat each Argument>.self
+        )) != nil
     }
 }
 

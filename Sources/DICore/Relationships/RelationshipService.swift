@@ -21,13 +21,18 @@ extension Container {
     /// The registration a relationship to `type` under `name` (taking `arguments`, if any) resolves, or, for
     /// a target that needs none (an `Optional`, another relationship), a stand-in that only names it.
     ///
-    /// - Throws: `notRegistered` when nothing is registered for the target.
+    /// - Throws: `notRegistered` when nothing is registered for the target; `argumentMismatch`, naming
+    ///   `relationship` and the relationship that would fit, when the target is registered with other runtime
+    ///   arguments (or none).
     func relationshipTarget<Target>(
         _ type: Target.Type,
         name: String?,
-        arguments: ObjectIdentifier? = nil
+        arguments: Any.Type? = nil,
+        for relationship: Any.Type
     ) throws -> Registration {
-        let key = RegistrationKey(type: ObjectIdentifier(type), name: name, arguments: arguments)
+        let key = RegistrationKey(
+            type: ObjectIdentifier(type), name: name, arguments: arguments.map(ObjectIdentifier.init)
+        )
         if let (registration, _) = lookup(key) { return registration }
         if isClosed { throw closedError(type, name: name) }
         if arguments == nil {
@@ -37,7 +42,7 @@ extension Container {
             }
             if type is any ImplicitService.Type { return Self.standIn(for: type, key: key) }
         }
-        throw missing(key, type)
+        throw argumentMismatch(key, type, arguments: arguments, asked: relationship)
     }
 
     /// A registration that is never stored in a table: it only names a relationship's target that has no
