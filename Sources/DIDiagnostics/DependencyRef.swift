@@ -10,11 +10,16 @@ struct DependencyRef: Sendable {
     let observed: Bool
     /// How the owner depends on it: `.direct`, or through a relationship (`Lazy`, `Provider`, `All`).
     let kind: Dependency.Kind
+    /// The runtime arguments an assisted `Provider<T, A, B>` passes (part of `key`); `nil` otherwise.
+    let arguments: Any.Type?
 
     var display: String { label.text }
 
     init(_ dependency: Dependency) {
-        key = RegistrationKey(type: ObjectIdentifier(dependency.type), name: dependency.name)
+        key = RegistrationKey(
+            type: ObjectIdentifier(dependency.type), name: dependency.name,
+            arguments: dependency.arguments.map(ObjectIdentifier.init)
+        )
         type = dependency.type
         label = ServiceLabel(type: dependency.type, name: dependency.name, keyPathName: nil)
         if let optional = dependency.type as? any OptionalMarker.Type {
@@ -25,6 +30,7 @@ struct DependencyRef: Sendable {
         }
         observed = false
         kind = dependency.kind
+        arguments = dependency.arguments
     }
 
     init(observed registration: Registration) {
@@ -36,6 +42,19 @@ struct DependencyRef: Sendable {
         wrapped = nil
         observed = true
         kind = .direct
+        arguments = nil
+    }
+
+    /// The parameter's type as the owner declares it: `Rep`, `Lazy<Rep>`, `Provider<Rep>`, `Provider<Rep, Int>`.
+    var declaredType: String {
+        let type = ServiceName.readable(type)
+        switch kind {
+        case .deferred: return "Lazy<\(type)>"
+        case .perCall: return "Provider<\(type)>"
+        case .assisted: return "Provider<\(type), \(arguments.map(ServiceName.argumentList) ?? "…")>"
+        case .collection: return "All<\(type)>"
+        default: return type
+        }
     }
 }
 

@@ -151,7 +151,13 @@ extension GraphAnalysis {
                         continue
                     case .missing:
                         let ref = dependencyList[position]
-                        guard reported.insert("missing|\(node.service)|\(ref.display)").inserted else { continue }
+                        guard reported.insert("missing|\(node.service)|\(ref.declaredType)|\(ref.display)").inserted
+                        else { continue }
+                        if let other = lookupOtherArguments(ref.key, from: node.context) {
+                            add(argumentMismatch(ref, of: holder.display, found: other, path: path(to: id),
+                                                 in: node.context), about: node.service)
+                            continue
+                        }
                         let context = LookupContext(container: live[node.context], key: ref.key, type: ref.type)
                         let searched = live[node.context].ancestry.map(\.name).joined(separator: " → ")
                         let missing = PathElement(missing: ref.type, name: ref.key.name, in: live[node.context])
@@ -343,6 +349,31 @@ extension GraphAnalysis {
         dependencies(of: node.service).lazy.map { dependencyList[$0] }.first { ref in
             ref.kind.isDeferred && ObjectIdentifier(ref.type) == ObjectIdentifier(target.label.type)
         }?.kind ?? .deferred
+    }
+
+    /// DI-MISSING for `ref`, a dependency of `holder` that found nothing under its key from container
+    /// `context` but `other`, a registration of its type and name taking other runtime arguments (or none):
+    /// it fails when the holder is built, and the way out is the parameter type that fits.
+    private func argumentMismatch(
+        _ ref: DependencyRef, of holder: String, found other: Int, path: [PathElement], in context: Int
+    ) -> Finding {
+        let service = services[other]
+        let type = ServiceName.readable(ref.type)
+        let asked = ref.key.name == nil ? ref.declaredType : "\(ref.declaredType) for \(ref.display)"
+        let arguments = service.arguments.joined(separator: ", ")
+        let takes = arguments.isEmpty ? "without runtime arguments" : "with the runtime arguments (\(arguments))"
+        let passed = ref.arguments.map(ServiceName.argumentList) ?? "it needs"
+        let fitting = arguments.isEmpty
+            ? "Inject \(type) or Provider<\(type)> instead, or register \(type) with a factory that takes the "
+                + "arguments \(passed)."
+            : "Inject Provider<\(type), \(arguments)> instead."
+        return Finding(
+            id: .missing, severity: .error, service: ref.display, container: containers[context].name,
+            message: "\(holder) needs \(asked), but \(service.display) is registered in "
+                + "\(containers[service.container].name) (\(service.location)) \(takes).",
+            path: path + [PathElement(missing: ref.type, name: ref.key.name, in: live[context])],
+            help: fitting
+        )
     }
 
     /// `Lazy<B>`, `Provider<B>`, or `Provider<B, …>` for an assisted edge.

@@ -48,8 +48,10 @@ struct GraphAnalysis {
         let key: Int
         /// For `Optional<T>`: the number of `T`'s key (`-1` when unregistered); `nil` for other types.
         let wrapped: Int?
-        /// `Provider<T, Argument>`: looked up among registrations that take arguments.
-        let isAssisted: Bool
+        /// An assisted `Provider<T, Argument>` declared without its argument types (`Dependency(_:kind:)` by
+        /// hand): looked up among registrations that take arguments, any of them. One that `autoregister`
+        /// recorded names its arguments in its key and is looked up by it.
+        let matchesAnyArguments: Bool
         /// `All<T>`: nothing registered is an empty collection, not a missing dependency.
         let isCollection: Bool
         /// `Lazy`, `Provider`: a loop through it is no construction cycle.
@@ -181,7 +183,7 @@ struct GraphAnalysis {
         dependencyLookups.append(DependencyLookup(
             key: keyNumbers[ref.key] ?? -1,
             wrapped: ref.wrapped.map { keyNumbers[$0.key] ?? -1 },
-            isAssisted: !isDirect && kind == .assisted,
+            matchesAnyArguments: !isDirect && kind == .assisted && ref.arguments == nil,
             isCollection: !isDirect && kind == .collection,
             isDeferred: !isDirect && kind.isDeferred,
             keepsInstance: isDirect || (kind != .perCall && kind != .assisted)
@@ -230,15 +232,26 @@ struct GraphAnalysis {
     }
 
     /// The nearest registration of `key`'s type and name that takes runtime arguments, for an assisted
-    /// `Provider<T, Argument>`: its dependency names `T` but not the argument types, so any argument list
-    /// counts (the first registered when a container has several).
+    /// `Provider<T, Argument>` declared without its argument types: any argument list counts (the first
+    /// registered when a container has several).
     func lookupAssisted(_ key: RegistrationKey, from: Int) -> Int? {
+        nearest(like: key, from: from) { $0.arguments != nil }
+    }
+
+    /// The nearest registration of `key`'s type and name that takes other runtime arguments than `key` does
+    /// (some, other ones, or none): what a dependency that found nothing under `key` was probably meant for.
+    func lookupOtherArguments(_ key: RegistrationKey, from: Int) -> Int? {
+        nearest(like: key, from: from) { $0.arguments != key.arguments }
+    }
+
+    /// The nearest service seen from container `from` whose key has `key`'s type and name and passes `test`.
+    private func nearest(like key: RegistrationKey, from: Int, where test: (RegistrationKey) -> Bool) -> Int? {
         var current: Int? = from
         while let container = current {
             let found = containers[container].services.first { service in
                 let candidate = registrations[service].key
-                return candidate.type == key.type && candidate.name == key.name && candidate.arguments != nil
-                    && candidate.keyPath == 0
+                return candidate.type == key.type && candidate.name == key.name && candidate.keyPath == 0
+                    && test(candidate)
             }
             if let found { return found }
             current = containers[container].parent
@@ -250,7 +263,7 @@ struct GraphAnalysis {
     /// for a missing optional, or `.missing`.
     func resolve(dependency position: Int, from: Int) -> Resolution {
         let dependency = dependencyLookups[position]
-        if dependency.isAssisted {
+        if dependency.matchesAnyArguments {
             return lookupAssisted(dependencyList[position].key, from: from).map(Resolution.service) ?? .missing
         }
         if let found = lookup(number: dependency.key, from: from) { return .service(found) }

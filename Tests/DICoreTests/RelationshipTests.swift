@@ -121,7 +121,7 @@ import Testing
         #expect(dependencies == [
             Dependency(Cache.self, kind: .deferred),
             Dependency(Cache.self, kind: .perCall),
-            Dependency(Cache.self, kind: .assisted),
+            Dependency(Cache.self, kind: .assisted, arguments: Int.self),
             Dependency(Cache.self, kind: .collection),
             Dependency(Cache.self),
         ])

@@ -152,6 +152,41 @@ import Testing
         #expect(!app.validate().findings.contains { $0.id == .missing })
     }
 
+    /// A relationship or parameter whose runtime arguments do not fit the registration is missing: it fails
+    /// when its owner is built. The finding names what the owner asks for, what the registration takes, and
+    /// the parameter type that fits; a `Provider` with the right arguments is no finding.
+    @Test func aRelationshipWhoseArgumentsDoNotFitIsMissingAndNamesTheTypeThatFits() throws {
+        final class Consumer: Sendable {
+            init(fits: Provider<Report, String>, other: Provider<Report, Int>, lazy: Lazy<Report>, direct: Report) {}
+        }
+        final class Plain: Sendable { init(make: Provider<Session, Int>) {} }
+        let app = Container(name: "app")
+        try app.register(Report.self, fileID: "App/Setup.swift", line: 5) { (_: any Resolver, quarter: String) in
+            Report(quarter: quarter)
+        }
+        try app.register(Session.self, fileID: "App/Setup.swift", line: 4) { _ in Session() }
+        try app.autoregister(Consumer.self, fileID: "App/Setup.swift", line: 6, initializer: Consumer.init)
+        try app.autoregister(Plain.self, fileID: "App/Setup.swift", line: 7, initializer: Plain.init)
+        let missing = app.validate().findings.filter { $0.id == .missing }
+        #expect(missing.map(\.message) == [
+            "Consumer needs Provider<Report, Int>, but Report is registered in app (App/Setup.swift:5) with the "
+                + "runtime arguments (String).",
+            "Consumer needs Lazy<Report>, but Report is registered in app (App/Setup.swift:5) with the runtime "
+                + "arguments (String).",
+            "Consumer needs Report, but Report is registered in app (App/Setup.swift:5) with the runtime arguments "
+                + "(String).",
+            "Plain needs Provider<Session, Int>, but Session is registered in app (App/Setup.swift:4) without "
+                + "runtime arguments.",
+        ])
+        #expect(missing.map(\.help) == [
+            "Inject Provider<Report, String> instead.",
+            "Inject Provider<Report, String> instead.",
+            "Inject Provider<Report, String> instead.",
+            "Inject Session or Provider<Session> instead, or register Session with a factory that takes the "
+                + "arguments Int.",
+        ])
+    }
+
     @Test func aProviderKeepsNothingCaptiveButALazyDoes() throws {
         final class ByProvider: Sendable { init(sessions: Provider<Session>) {} }
         final class ByLazy: Sendable { init(session: Lazy<Session>) {} }

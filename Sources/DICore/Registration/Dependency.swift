@@ -43,6 +43,10 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
     public let name: String?
     /// How the owner depends on `type`; `.direct` unless the parameter is a relationship.
     public let kind: Kind
+    /// The runtime arguments an assisted `Provider<T, A, B>` passes, as one type (`(A, B)`, or `A` alone);
+    /// `nil` for every other kind, and for an assisted dependency declared by hand without them (which then
+    /// matches a registration of `type` taking any arguments).
+    public let arguments: Any.Type?
 
     /// Creates a dependency on `type` registered under `name`.
     ///
@@ -55,10 +59,13 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
     ///   - type: The type that will be resolved.
     ///   - name: The registration name, `nil` for the unnamed registration.
     ///   - kind: How the owner depends on it; `.direct` by default.
-    public init(_ type: Any.Type, name: String? = nil, kind: Kind = .direct) {
+    ///   - arguments: For an assisted dependency, the type of the runtime arguments it passes (`(String,
+    ///     Int).self`, or `String.self` for one); `nil` otherwise.
+    public init(_ type: Any.Type, name: String? = nil, kind: Kind = .direct, arguments: Any.Type? = nil) {
         self.type = type
         self.name = name
         self.kind = kind
+        self.arguments = arguments
     }
 
     /// `Database "primary"`, or `Database "primary" (deferred)` for a relationship edge.
@@ -67,15 +74,18 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
         return kind == .direct ? service : "\(service) (\(kind))"
     }
 
-    /// Two dependencies are equal when they name the same type under the same name, of the same kind.
+    /// Two dependencies are equal when they name the same type under the same name, of the same kind, with the
+    /// same arguments.
     public static func == (lhs: Dependency, rhs: Dependency) -> Bool {
         ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.name == rhs.name && lhs.kind == rhs.kind
+            && lhs.arguments.map(ObjectIdentifier.init) == rhs.arguments.map(ObjectIdentifier.init)
     }
 
-    /// Hashes the type's identity, the name and the kind.
+    /// Hashes the type's identity, the name, the kind and the arguments' type.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(name)
         hasher.combine(kind)
+        hasher.combine(arguments.map(ObjectIdentifier.init))
     }
 }

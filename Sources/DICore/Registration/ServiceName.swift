@@ -35,6 +35,14 @@ package enum ServiceName {
         metatype(type) + (name.map { ", name: \"\($0)\"" } ?? "")
     }
 
+    /// The runtime arguments `arguments` stands for, as listed in a `Provider`'s type: `String` for one,
+    /// `String, Int` for the tuple `(String, Int)`.
+    package static func argumentList(_ arguments: Any.Type) -> String {
+        let text = readable(arguments)
+        guard TypeKind(arguments) == .value("a tuple"), text.hasPrefix("("), text.hasSuffix(")") else { return text }
+        return String(text.dropFirst().dropLast())
+    }
+
     /// Whether `text`, a type as written, needs parentheses before a postfix (`?`, `.self`): an existential
     /// (`any Logger`, `any A & B`) or a function type.
     static func needsParentheses(_ text: String) -> Bool {

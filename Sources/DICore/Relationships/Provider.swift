@@ -100,7 +100,9 @@ public struct Provider<Service, each Argument>: Sendable {
 
 extension Provider: RelationshipService {
     static var dependency: Dependency {
-        Dependency(Service.self, kind: argumentCount == 0 ? .perCall : .assisted)
+        argumentCount == 0
+            ? Dependency(Service.self, kind: .perCall)
+            : Dependency(Service.self, kind: .assisted, arguments: (repeat each Argument).self)
     }
 
     static var argumentCount: Int {
