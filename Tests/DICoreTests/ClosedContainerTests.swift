@@ -28,6 +28,49 @@ import Testing
         #expect(app.isClosed)
     }
 
+    /// While an ancestor closes, its children are closed one after another, newest first: an older child is
+    /// still open while a newer one disposes its instances, and the ancestor's registrations are gone. A
+    /// lookup from the older child then is refused (`containerClosed`, naming the ancestor), not reported as
+    /// missing — nor answered with `nil` by `resolveIfRegistered` or an empty `resolveAll`.
+    @Test func aLookupFromAChildWhileItsAncestorClosesIsRefusedNotMissing() throws {
+        final class Probe: Disposable, Sendable {
+            let seen = Lock<[String]>([])
+            let older: Container
+            init(older: Container) { self.older = older }
+            /// Runs while `app` closes `newer`, before it closes `older`.
+            func dispose() {
+                let older = older
+                let asks: [() throws -> String] = [
+                    { _ = try older.resolve(Handle.self); return "an instance" },
+                    { try older.resolveIfRegistered(Handle.self).map { _ in "an instance" } ?? "nil" },
+                    { "\(try older.resolveAll(Handle.self).count) instances" },
+                    { try older.resolve(Handle?.self).map { _ in "an instance" } ?? "nil" },
+                ]
+                for ask in asks {
+                    let outcome: String
+                    do { outcome = try ask() } catch let error as ResolutionError {
+                        outcome = "\(error.code): \(error.message)"
+                    } catch { outcome = "\(error)" }
+                    seen.withLock { $0.append(outcome) }
+                }
+            }
+        }
+        let app = Container(name: "app")
+        let older = app.child(name: "older")
+        let newer = app.child(name: "newer")
+        try app.register(Handle.self) { _ in Handle() }
+        try newer.register(Probe.self, scope: .singleton) { _ in Probe(older: older) }
+        let probe = try newer.resolve(Probe.self)
+        #expect(try older.resolve(Handle.self).disposals == 0, "resolves before the close")
+        app.close()
+        let seen = probe.seen.withLock { $0 }
+        #expect(seen.count == 4)
+        for outcome in seen {
+            #expect(outcome.hasPrefix("containerClosed: "), "\(outcome)")
+            #expect(outcome.contains("older's ancestor app is closed, and older is closing with it"), "\(outcome)")
+        }
+    }
+
     @Test func aChildMadeAfterCloseIsClosedToo() throws {
         let app = Container(name: "app")
         try app.register(Handle.self, scope: .singleton) { _ in Handle() }

@@ -180,6 +180,83 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Threads (or tasks) make request containers of `feature`, resolve a kept service from each and close it,
+    /// while the test closes the service's holder — `feature` for `.scoped` and `.matching` (requests tagged
+    /// like it keep their own), `app` for `.cached` and custom scopes: whichever of a build, a request's close
+    /// and the holder's close comes first, every instance built is disposed exactly once, and every resolve
+    /// after the holder's close is refused. 1, 2, 3 and 16 workers.
+    @Test(.timeLimit(.minutes(1)), arguments: KeptLifetime.allCases, [1, 2, 3, 16])
+    func closingWhileWorkersBuildInRequestContainersDisposesEveryInstanceOnce(
+        lifetime: KeptLifetime, workers: Int
+    ) async throws {
+        for async in [false, true] {
+            let app = Container(name: "app")
+            let feature = app.child(name: "feature", tags: ["feature"])
+            let holder = lifetime.lateBuildHolder == .app ? app : feature
+            let (log, builds) = (Log(), Counter())
+            try app.register(Widget.self, scope: lifetime.makeScope()) { _ in
+                Widget(origin: "app", serial: builds.increment(), log: log)
+            }
+            let begun = DispatchSemaphore(value: 0)
+            /// Request `request` of `worker`: `true` to go on, `false` once refused; `nil` for another failure.
+            @Sendable func outcome(_ worker: Int, _ request: Int, _ body: () throws -> Void) -> Bool? {
+                if worker == 0, request == 20 { begun.signal() }
+                do {
+                    try body()
+                    return true
+                } catch let error as ResolutionError where error.code == .containerClosed {
+                    return false
+                } catch {
+                    return nil
+                }
+            }
+            @Sendable func request(_ worker: Int, _ request: Int) -> Container {
+                feature.child(name: "request \(worker).\(request)", tags: ["feature"])
+            }
+            let asked = Task { () -> [Bool]? in
+                if async {
+                    let tasks = (0..<workers).map { worker in
+                        Task { () -> Bool in
+                            for index in 0..<2_000 {
+                                let container = request(worker, index)
+                                defer { container.close() }
+                                // Outside `outcome`: an `async` body cannot go through its synchronous closure.
+                                var failure: (any Error)?
+                                do { _ = try await container.resolveAsync(Widget.self) } catch { failure = error }
+                                guard let goOn = outcome(worker, index, { if let failure { throw failure } })
+                                else { return false }
+                                if !goOn { return true }
+                            }
+                            return true
+                        }
+                    }
+                    var done: [Bool] = []
+                    for task in tasks { done.append(await task.value) }
+                    return done
+                }
+                return await raceOnThreads(workers) { worker in
+                    for index in 0..<2_000 {
+                        let container = request(worker, index)
+                        defer { container.close() }
+                        guard let goOn = outcome(worker, index, { _ = try container.resolve(Widget.self) })
+                        else { return false }
+                        if !goOn { return true }
+                    }
+                    return true
+                }
+            }
+            await begun.waitOffThePool()
+            holder.close()
+            let done = try #require(await asked.value, "the workers did not return")
+            #expect(done.allSatisfy { $0 }, "a resolve failed otherwise (async: \(async))")
+            #expect(throws: ResolutionError.self) { try feature.child(name: "late").resolve(Widget.self) }
+            app.close()
+            let disposed = log.entries
+            #expect(Set(disposed).count == disposed.count, "disposed twice (async: \(async)): \(disposed.count)")
+            #expect(disposed.count == builds.value, "built \(builds.value), disposed \(disposed.count) (async: \(async))")
+        }
+    }
+
     @Test func closeAsyncAwaitsAsyncDisposalNewestFirst() async throws {
         final class Pool: AsyncDisposable, Sendable {
             let name: String

@@ -31,10 +31,23 @@ extension Container {
         case resolve, register
     }
 
-    /// Why this closed container refuses `refusal`, and the way out. Nobody may have called `close()` on it:
-    /// closing a container closes its descendants, and a child made afterwards is closed from the start — the
-    /// request container of a server whose app container closed while requests were still arriving. The
-    /// outermost closed ancestor is named then, since closing it closed the rest.
+    /// Whether this container or one of its ancestors is closed. A lookup that found nothing while an
+    /// ancestor was closing — its registrations gone with its close, its descendants not closed yet — was
+    /// refused by that close: `containerClosed`, not `notRegistered` (and not `nil` for an optional).
+    var isClosedOnItsPath: Bool {
+        var current = Optional(Unsafe.Unowned(self))
+        while let container = current {
+            if container.with({ $0.isClosed }) { return true }
+            current = container.with { $0.parentReference }
+        }
+        return false
+    }
+
+    /// Why this closed container (or this container, whose ancestor closed) refuses `refusal`, and the way
+    /// out. Nobody may have called `close()` on it: closing a container closes its descendants, and a child
+    /// made afterwards is closed from the start — the request container of a server whose app container closed
+    /// while requests were still arriving. The outermost closed ancestor is named then, since closing it
+    /// closed the rest.
     func closedDetail(_ refusal: Refusal) -> String {
         guard let closedAncestor = ancestry.dropFirst().last(where: \.isClosed) else {
             switch refusal {
@@ -48,7 +61,9 @@ extension Container {
         }
         let ancestorName = closedAncestor.name
         let wayOut = refusal == .resolve ? "Resolve from" : "Register into"
-        return "\(name) is closed, and so is its ancestor \(ancestorName): closing a container closes its "
+        let closed = isClosed ? "\(name) is closed, and so is its ancestor \(ancestorName)"
+            : "\(name)'s ancestor \(ancestorName) is closed, and \(name) is closing with it"
+        return "\(closed): closing a container closes its "
             + "descendants, also those made after it closed. \(wayOut) a container that is still open, and close "
             + "\(ancestorName) only once nothing uses its children (a server's app container: once the server "
             + "has stopped taking requests)."
@@ -71,8 +86,9 @@ extension Container {
     /// The `notRegistered` error for `key`, with what is needed to suggest close matches later; or
     /// `argumentMismatch` when the service is registered, but with runtime arguments.
     func missing(_ key: RegistrationKey, _ type: Any.Type, checkingArguments: Bool = true) -> ResolutionError {
-        // Closed while the lookup ran (its registrations went with the close): closed, not missing.
-        if isClosed { return closedError(type, name: key.name) }
+        // Closed while the lookup ran, or an ancestor was (the registrations went with the close): closed, not
+        // missing.
+        if isClosedOnItsPath { return closedError(type, name: key.name) }
         if checkingArguments, let mismatch = argumentMismatchIfRegisteredOtherwise(key, type) { return mismatch }
         let element = PathElement(missing: type, name: key.name, in: self)
         return ResolutionError(

@@ -183,6 +183,7 @@ extension Container: Resolver {
             {
                 return try resolve(type, name: name)
             }
+            if isClosedOnItsPath { throw closedError(type, name: name) }
             return nil
         }
         return try resolve(registration, from: owner, as: type)
@@ -209,6 +210,8 @@ extension Container: Resolver {
                 services.append(try resolve(registration, from: owner, as: type))
             }
         }
+        // An ancestor closing meanwhile took its registrations away: refused, not a shorter list.
+        if isClosedOnItsPath { throw closedError(type, name: nil) }
         return services
     }
 
