@@ -45,6 +45,7 @@ import Testing
                     { try older.resolveIfRegistered(Handle.self).map { _ in "an instance" } ?? "nil" },
                     { "\(try older.resolveAll(Handle.self).count) instances" },
                     { try older.resolve(Handle?.self).map { _ in "an instance" } ?? "nil" },
+                    { _ = try older.resolve((any Disposable).self, name: "alias"); return "an instance" },
                 ]
                 for ask in asks {
                     let outcome: String
@@ -59,12 +60,13 @@ import Testing
         let older = app.child(name: "older")
         let newer = app.child(name: "newer")
         try app.register(Handle.self) { _ in Handle() }
+        try app.register(Handle.self, name: "alias") { _ in Handle() }.implements((any Disposable).self, name: "alias")
         try newer.register(Probe.self, scope: .singleton) { _ in Probe(older: older) }
         let probe = try newer.resolve(Probe.self)
         #expect(try older.resolve(Handle.self).disposals == 0, "resolves before the close")
         app.close()
         let seen = probe.seen.withLock { $0 }
-        #expect(seen.count == 4)
+        #expect(seen.count == 5)
         for outcome in seen {
             #expect(outcome.hasPrefix("containerClosed: "), "\(outcome)")
             #expect(outcome.contains("older's ancestor app is closed, and older is closing with it"), "\(outcome)")

@@ -126,6 +126,8 @@ extension Container {
             key = next
             container = targetOwner
         }
+        // The target's container closing meanwhile took its registrations away: refused, not missing.
+        if container.isClosedOnItsPath { throw container.closedError(type, name: alias.key.name) }
         throw ResolutionError(
             code: .notRegistered,
             requestedType: type,
