@@ -198,6 +198,14 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
                 Widget(origin: "app", serial: builds.increment(), log: log)
             }
             let begun = DispatchSemaphore(value: 0)
+            // The close comes from a thread of its own, once worker 0 has made 20 requests: the workers keep the
+            // cooperative pool busy, and a close waiting for a turn there would come only after all their work.
+            let closed = DispatchSemaphore(value: 0)
+            Thread {
+                begun.wait()
+                holder.close()
+                closed.signal()
+            }.start()
             /// Request `request` of `worker`: `true` to go on, `false` once refused; `nil` for another failure.
             @Sendable func outcome(_ worker: Int, _ request: Int, _ body: () throws -> Void) -> Bool? {
                 if worker == 0, request == 20 { begun.signal() }
@@ -218,6 +226,7 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
                     let tasks = (0..<workers).map { worker in
                         Task { () -> Bool in
                             for index in 0..<2_000 {
+                                await Task.yield()
                                 let container = request(worker, index)
                                 defer { container.close() }
                                 // Outside `outcome`: an `async` body cannot go through its synchronous closure.
@@ -245,9 +254,9 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
                     return true
                 }
             }
-            await begun.waitOffThePool()
-            holder.close()
             let done = try #require(await asked.value, "the workers did not return")
+            begun.signal()  // in case worker 0 stopped before its 20th request: the close still comes
+            await closed.waitOffThePool()
             #expect(done.allSatisfy { $0 }, "a resolve failed otherwise (async: \(async))")
             #expect(throws: ResolutionError.self) { try feature.child(name: "late").resolve(Widget.self) }
             app.close()

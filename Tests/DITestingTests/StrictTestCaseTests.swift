@@ -15,7 +15,7 @@ final class StrictTestCaseTests: DITestCase {
         }
         if name.contains("testResolvingALiveServiceIsReported") {
             XCTAssertEqual(reports.entries.count, 1)
-            XCTAssertTrue(reports.entries.first?.contains("live Clock") == true, "\(reports.entries)")
+            XCTAssertTrue(reports.entries.first?.contains("live any Clock") == true, "\(reports.entries)")
             XCTAssertTrue(reports.entries.first?.contains("testResolvingALiveServiceIsReported") == true)
         } else {
             XCTAssertEqual(reports.entries, [])
