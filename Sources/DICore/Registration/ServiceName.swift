@@ -121,25 +121,36 @@ extension Dictionary: WrittenType {
 }
 
 extension Set: WrittenType {
-    static var written: String { "Set<\(ServiceName.readable(Element.self))>" }
+    static var written: String { ServiceName.generic("Set", Element.self) }
 }
 
 extension Lazy: WrittenType {
-    static var written: String { "Lazy<\(ServiceName.readable(Service.self))>" }
+    static var written: String { ServiceName.generic("Lazy", Service.self) }
 }
 
 extension AsyncProvider: WrittenType {
-    static var written: String { "AsyncProvider<\(ServiceName.readable(Service.self))>" }
+    static var written: String { ServiceName.generic("AsyncProvider", Service.self) }
 }
 
 extension All: WrittenType {
-    static var written: String { "All<\(ServiceName.readable(Service.self))>" }
+    static var written: String { ServiceName.generic("All", Service.self) }
 }
 
 extension Provider: WrittenType {
     static var written: String {
         var types: [Any.Type] = [Service.self]
         repeat types.append((each Argument).self)
-        return "Provider<" + types.map(ServiceName.readable).joined(separator: ", ") + ">"
+        return ServiceName.generic("Provider", types)
+    }
+}
+
+extension ServiceName {
+    /// `name<A, B>`, each argument spelled by `readable(_:)`.
+    static func generic(_ name: String, _ arguments: Any.Type...) -> String {
+        generic(name, arguments)
+    }
+
+    static func generic(_ name: String, _ arguments: [Any.Type]) -> String {
+        name + "<" + arguments.map(readable).joined(separator: ", ") + ">"
     }
 }
