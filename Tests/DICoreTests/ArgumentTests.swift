@@ -29,6 +29,9 @@ import Testing
         #expect(error.code == .argumentMismatch)
         #expect(error.description.contains("Int"))
         #expect(error.description.contains("String"))
+        // The path ends at the registration that takes other arguments, not at "not found".
+        #expect(error.path.last?.location?.fileID == "DICoreTests/ArgumentTests.swift", "\(error)")
+        #expect(!error.description.contains("not found"), "\(error)")
     }
 
     @Test func wrongArgumentCountIsAClearError() throws {

@@ -114,17 +114,19 @@ extension Container {
     func argumentMismatch(
         _ key: RegistrationKey, _ type: Any.Type, arguments: Any.Type?, asked relationship: Any.Type? = nil
     ) -> ResolutionError {
-        let others = ancestry.flatMap { container in
-            container.registry.all.filter {
+        // The nearest registration of the type and name with other arguments, with its container.
+        let nearest = ancestry.lazy.compactMap { container in
+            container.registry.all.first {
                 $0.key.type == key.type && $0.key.name == key.name && $0.key != key && $0.key.keyPath == 0
-            }
-        }
-        guard let other = others.first else { return missing(key, type, checkingArguments: false) }
+            }.map { ($0, container) }
+        }.first
+        guard let (other, owner) = nearest else { return missing(key, type, checkingArguments: false) }
         let taking = other.argumentTypes.isEmpty
             ? "no arguments"
             : "arguments (" + other.argumentTypes.map(ServiceName.readable).joined(separator: ", ") + ")"
         let called = arguments.map { "with arguments of type \(ServiceName.readable($0))" } ?? "without arguments"
-        let path = ResolutionStack.current.path(then: PathElement(missing: type, name: key.name, in: self))
+        // The path ends at the registration that takes other arguments, where it is, not at "not found".
+        let path = ResolutionStack.current.path(then: PathElement(other, requested: type, in: owner))
         if let relationship {
             // A relationship fixes its arguments in its type: the way out is the relationship that fits.
             let fitting = "Provider<" + ([type] + other.argumentTypes).map(ServiceName.readable)
