@@ -97,7 +97,7 @@ public struct Injection<Value> {
 
     private static func noOwner(_ location: SourceLocation) -> InjectionError {
         InjectionError(
-            code: .resolutionFailed, wrapper: "@Injection", service: "\(Value.self)", requestedType: Value.self,
+            code: .resolutionFailed, wrapper: "@Injection", service: ServiceName.readable(Value.self), requestedType: Value.self,
             container: "no container", location: location, underlying: nil
         )
     }

@@ -45,7 +45,7 @@ final class WeakSlot<Value> {
             guard type(of: value as Any) is AnyClass else {
                 throw InjectionError(
                     code: .notAnObject, wrapper: "@WeakLazyInject",
-                    service: name.map { "\(Value.self) \"\($0)\"" } ?? "\(Value.self)", requestedType: Value.self,
+                    service: ServiceName.describe(Value.self, name: name), requestedType: Value.self,
                     container: container.name, location: location, underlying: nil
                 )
             }

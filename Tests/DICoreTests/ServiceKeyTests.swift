@@ -139,6 +139,7 @@ extension ServiceKeys {
         #expect(text.contains("Cannot resolve \\.analytics"))
         #expect(text.contains(".required()"))
         #expect(text.contains("must provide it"))
+        #expect(text.contains("\\.analytics (any Analytics) is declared"), "\(text)")
         #expect(text.contains("try app.register(\\.analytics)"))
         #expect(text.contains("DICoreTests/ServiceKeyTests.swift"))
     }
