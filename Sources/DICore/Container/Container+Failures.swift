@@ -34,10 +34,15 @@ extension Container {
     /// Whether this container or one of its ancestors is closed. A lookup that found nothing while an
     /// ancestor was closing — its registrations gone with its close, its descendants not closed yet — was
     /// refused by that close: `containerClosed`, not `notRegistered` (and not `nil` for an optional).
+    ///
+    /// One read section around the walk, as the resolve fast path reads the published tables: a
+    /// `resolveIfRegistered` that finds nothing pays this walk on every call.
     var isClosedOnItsPath: Bool {
+        let section = TableReclamation.enter()
+        defer { TableReclamation.leave(section) }
         var current = Optional(Unsafe.Unowned(self))
         while let container = current {
-            if container.with({ $0.isClosed }) { return true }
+            if container.with({ $0.registry.tableInSection().table.with { $0.isClosed } }) { return true }
             current = container.with { $0.parentReference }
         }
         return false
