@@ -18,7 +18,8 @@ import DICore
 /// or a new registration afterwards does not change it.
 ///
 /// Reads after the first cost an atomic load and no lock. If two threads read first at the same moment,
-/// both may resolve, one result is kept and both return it. A read that cannot resolve the service
+/// both may resolve, one result is kept and both return it — also when one of the two resolves fails (its
+/// container closed, its factory threw) after the other's succeeded. A read that cannot resolve the service
 /// **traps** with the container's full diagnostic and the property's file and line; `try $database.resolve()`
 /// throws the same ``InjectionError`` instead. An optional property is `nil` when nothing is registered.
 ///

@@ -76,7 +76,15 @@ final class LazySlot<Value> {
             // container).
             return published.address.unsafelyUnwrapped.pointee
         }
-        let value = try resolve(from: container)
+        let value: Value
+        do {
+            value = try resolve(from: container)
+        } catch {
+            // Another read may have resolved and published while this one failed (the container closed, or a
+            // factory threw, in between): every read of the slot sees the one published value.
+            if let address = published.address { return address.pointee }
+            throw error
+        }
         let kept = published.storeIfEmpty(value)
         captured.drop()
         return kept.pointee

@@ -37,6 +37,12 @@ final class WeakSlot<Value> {
             do {
                 value = try container.resolve(Value.self, name: name)
             } catch {
+                // Another read may have resolved while this one failed (the container closed, or a factory threw,
+                // in between): every reader sees its object.
+                let meanwhile = state.withLock { state -> WeakSlotStep? in
+                    state.container == nil ? .resolved(object: state.object.map(Unsafe.SendableReference.init)) : nil
+                }
+                if case .resolved(let reference) = meanwhile { return reference.map { $0.object as! Value } }
                 throw InjectionError.resolving(
                     Value.self, name: name, from: container, wrapper: "@WeakLazyInject", location: location,
                     error: error

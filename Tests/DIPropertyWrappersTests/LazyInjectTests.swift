@@ -1,5 +1,8 @@
 import DICore
 import DIPropertyWrappers
+import DITestSupport
+import Foundation
+import Synchronization
 import Testing
 
 private final class Report {
@@ -138,6 +141,41 @@ private final class Egg {
             #expect(ids.count == 1)
             #expect(ids.first == ObjectIdentifier(job.database))
         }
+    }
+
+    /// Two first reads at once, the first of which fails (its container closed meanwhile, or its factory threw)
+    /// after the second one published: the failed read returns the published value, as every read of a slot
+    /// sees one instance, instead of failing beside it.
+    @Test(.timeLimit(.minutes(1)))
+    func aFirstReadThatFailsAfterAnotherPublishedReturnsThePublishedValue() async throws {
+        let app = Container(name: "app")
+        let calls = Atomic<Int>(0)
+        let (firstInFactory, secondDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        try app.register(Database.self) { _ in   // transient: each read that resolves runs it
+            guard calls.add(1, ordering: .relaxed).newValue > 1 else {
+                firstInFactory.signal()
+                secondDone.wait()
+                throw FactoryError(reason: "the first read fails last")
+            }
+            return Database(name: "second")
+        }
+        let job = withContainer(app) { Job() }
+        // The first read on a thread of its own: its factory blocks, which a task would do to a thread of the
+        // cooperative pool.
+        let first = Lock("not read")
+        let firstDone = DispatchSemaphore(value: 0)
+        Thread {
+            let outcome: String
+            do { outcome = try job.$database.resolve().name } catch { outcome = "threw: \(error)" }
+            first.withLock { $0 = outcome }
+            firstDone.signal()
+        }.start()
+        await firstInFactory.waitOffThePool()
+        let second = job.database   // resolves and publishes while the first read waits in its factory
+        secondDone.signal()
+        await firstDone.waitOffThePool()
+        #expect(first.withLock { $0 } == "second")
+        #expect(job.database === second)
     }
 
     @Test func aCycleThroughALazyPropertyIsReportedNotHung() throws {

@@ -1,12 +1,21 @@
 import DICore
 import DIPropertyWrappers
+import DITestSupport
+import Foundation
+import Synchronization
 import Testing
 
 private final class DetailCoordinator {
     @WeakLazyInject var parent: (any Coordinator)?
     @WeakLazyInject var root: RootCoordinator?
     @WeakLazyInject var database: Database?
+    static let countLine = #line + 1
     @WeakLazyInject(name: "count") var count: Int?
+}
+
+/// A weak property in a `Sendable` owner, read from two threads (copies share the slot).
+private struct Watcher: Sendable {
+    @WeakLazyInject var database: Database?
 }
 
 /// One weak property only: an unresolved lazy property keeps its captured container alive.
@@ -50,6 +59,40 @@ private final class Back {
         #expect(builds.value == 1)
     }
 
+    /// Two first reads at once, the first of which fails after the second one resolved: the failed read
+    /// returns the object the second one keeps, instead of failing beside it.
+    @Test(.timeLimit(.minutes(1)))
+    func aFirstReadThatFailsAfterAnotherResolvedReturnsItsObject() async throws {
+        let app = Container(name: "app")
+        let calls = Atomic<Int>(0)
+        let (firstInFactory, secondDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        try app.register(Database.self) { _ in
+            guard calls.add(1, ordering: .relaxed).newValue > 1 else {
+                firstInFactory.signal()
+                secondDone.wait()
+                throw FactoryError(reason: "the first read fails last")
+            }
+            return Database(name: "second")
+        }
+        let watcher = withContainer(app) { Watcher() }
+        // The first read on a thread of its own: its factory blocks, which a task would do to a thread of the
+        // cooperative pool.
+        let first = Lock("not read")
+        let firstDone = DispatchSemaphore(value: 0)
+        Thread {
+            let outcome: String
+            do { outcome = try watcher.$database.resolve()?.name ?? "nil" } catch { outcome = "threw: \(error)" }
+            first.withLock { $0 = outcome }
+            firstDone.signal()
+        }.start()
+        await firstInFactory.waitOffThePool()
+        let second = try #require(watcher.database)   // kept alive here while the first read finishes
+        secondDone.signal()
+        await firstDone.waitOffThePool()
+        #expect(first.withLock { $0 } == "second")
+        #expect(watcher.database === second)
+    }
+
     @Test func aTransientIsOnlySeenByTheFirstRead() throws {
         let app = Container(name: "app")
         try app.register(Database.self) { _ in Database() }
@@ -64,7 +107,9 @@ private final class Back {
         let detail = withContainer(app) { DetailCoordinator() }
         let error = try #require(throws: InjectionError.self) { try detail.$count.resolve() }
         #expect(error.code == .notAnObject)
-        #expect(error.description.contains("@WeakLazyInject at DIPropertyWrappersTests/WeakLazyInjectTests.swift:9"))
+        #expect(error.description.contains(
+            "@WeakLazyInject at DIPropertyWrappersTests/WeakLazyInjectTests.swift:\(DetailCoordinator.countLine)"
+        ))
         #expect(error.description.contains("Int \"count\""))
         #expect(error.description.contains("not a class instance"))
     }
