@@ -47,14 +47,9 @@ struct DependencyRef: Sendable {
 
     /// The parameter's type as the owner declares it: `Rep`, `Lazy<Rep>`, `Provider<Rep>`, `Provider<Rep, Int>`.
     var declaredType: String {
-        let type = ServiceName.readable(type)
-        switch kind {
-        case .deferred: return "Lazy<\(type)>"
-        case .perCall: return "Provider<\(type)>"
-        case .assisted: return "Provider<\(type), \(arguments.map(ServiceName.argumentList) ?? "…")>"
-        case .collection: return "All<\(type)>"
-        default: return type
-        }
+        GraphAnalysis.relationshipSpelling(
+            ServiceName.readable(type), kind: kind, arguments: arguments.map(ServiceName.argumentList)
+        )
     }
 }
 

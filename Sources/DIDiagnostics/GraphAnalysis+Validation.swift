@@ -366,7 +366,7 @@ extension GraphAnalysis {
         let fitting = arguments.isEmpty
             ? "Inject \(type) or Provider<\(type)> instead, or register \(type) with a factory that takes the "
                 + "arguments \(passed)."
-            : "Inject Provider<\(type), \(arguments)> instead."
+            : "Inject \(ServiceName.generic("Provider", [ref.type] + registrations[other].argumentTypes)) instead."
         return Finding(
             id: .missing, severity: .error, service: ref.display, container: containers[context].name,
             message: "\(holder) needs \(asked), but \(service.display) is registered in "
@@ -376,11 +376,15 @@ extension GraphAnalysis {
         )
     }
 
-    /// `Lazy<B>`, `Provider<B>`, or `Provider<B, …>` for an assisted edge.
-    static func relationshipSpelling(_ type: String, kind: Dependency.Kind) -> String {
+    /// A parameter of type `type` (spelled) as the owner declares it, by the kind of its edge: `B` for a direct
+    /// edge, `Lazy<B>`, `Provider<B>`, `All<B>`, or `Provider<B, String>` for an assisted edge passing
+    /// `arguments` (`Provider<B, …>` when they are not known).
+    static func relationshipSpelling(_ type: String, kind: Dependency.Kind, arguments: String? = nil) -> String {
         switch kind {
+        case .direct: type
         case .perCall: "Provider<\(type)>"
-        case .assisted: "Provider<\(type), …>"
+        case .assisted: "Provider<\(type), \(arguments ?? "…")>"
+        case .collection: "All<\(type)>"
         default: "Lazy<\(type)>"
         }
     }

@@ -129,8 +129,7 @@ extension Container {
         let path = ResolutionStack.current.path(then: PathElement(other, requested: type, in: owner))
         if let relationship {
             // A relationship fixes its arguments in its type: the way out is the relationship that fits.
-            let fitting = "Provider<" + ([type] + other.argumentTypes).map(ServiceName.readable)
-                .joined(separator: ", ") + ">"
+            let fitting = ServiceName.generic("Provider", [type] + other.argumentTypes)
             return ResolutionError(
                 code: .argumentMismatch, requestedType: type, name: key.name, path: path,
                 searchedContainers: ancestry.map(\.name),

@@ -150,7 +150,8 @@ extension ServiceName {
         generic(name, arguments)
     }
 
-    static func generic(_ name: String, _ arguments: [Any.Type]) -> String {
+    /// `name<A, B>` for a list of arguments: `Provider<Report, String>` from the service and its arguments' types.
+    package static func generic(_ name: String, _ arguments: [Any.Type]) -> String {
         name + "<" + arguments.map(readable).joined(separator: ", ") + ">"
     }
 }
