@@ -1,4 +1,6 @@
 import DICore
+import DITestSupport
+import Foundation
 import Synchronization
 
 protocol Logger: Sendable {
@@ -70,4 +72,39 @@ func makeApp() throws -> (app: Container, checkout: Container) {
     let checkout = app.child(name: "checkout")
     try checkout.register((any Logger).self, scope: .singleton) { _ in ConsoleLogger(label: "checkout") }
     return (app, checkout)
+}
+
+/// Two first reads of one lazy property at once, the first of which fails last. Registers in `app` a transient
+/// `Database` whose first build waits until the second read is done and then throws; runs `firstRead` on a thread
+/// of its own (its factory blocks, which a task would do to a thread of the cooperative pool), then `secondRead`
+/// while the first waits in its factory. Returns what `firstRead` returned, or `threw: …`.
+func raceAFirstReadThatFailsLast(
+    in app: Container,
+    firstRead: @escaping @Sendable () throws -> String,
+    secondRead: () throws -> Void
+) async throws -> String {
+    let calls = Atomic<Int>(0)
+    let (firstInFactory, secondDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    try app.register(Database.self) { _ in
+        guard calls.add(1, ordering: .relaxed).newValue > 1 else {
+            firstInFactory.signal()
+            secondDone.wait()
+            throw FactoryError(reason: "the first read fails last")
+        }
+        return Database(name: "second")
+    }
+    let first = Lock("not read")
+    let firstDone = DispatchSemaphore(value: 0)
+    Thread {
+        let outcome: String
+        do { outcome = try firstRead() } catch { outcome = "threw: \(error)" }
+        first.withLock { $0 = outcome }
+        firstDone.signal()
+    }.start()
+    await firstInFactory.waitOffThePool()
+    let second = Result { try secondRead() }
+    secondDone.signal()
+    await firstDone.waitOffThePool()
+    try second.get()
+    return first.withLock { $0 }
 }

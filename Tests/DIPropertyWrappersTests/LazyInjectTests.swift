@@ -1,8 +1,5 @@
 import DICore
 import DIPropertyWrappers
-import DITestSupport
-import Foundation
-import Synchronization
 import Testing
 
 private final class Report {
@@ -149,32 +146,12 @@ private final class Egg {
     @Test(.timeLimit(.minutes(1)))
     func aFirstReadThatFailsAfterAnotherPublishedReturnsThePublishedValue() async throws {
         let app = Container(name: "app")
-        let calls = Atomic<Int>(0)
-        let (firstInFactory, secondDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        try app.register(Database.self) { _ in   // transient: each read that resolves runs it
-            guard calls.add(1, ordering: .relaxed).newValue > 1 else {
-                firstInFactory.signal()
-                secondDone.wait()
-                throw FactoryError(reason: "the first read fails last")
-            }
-            return Database(name: "second")
-        }
         let job = withContainer(app) { Job() }
-        // The first read on a thread of its own: its factory blocks, which a task would do to a thread of the
-        // cooperative pool.
-        let first = Lock("not read")
-        let firstDone = DispatchSemaphore(value: 0)
-        Thread {
-            let outcome: String
-            do { outcome = try job.$database.resolve().name } catch { outcome = "threw: \(error)" }
-            first.withLock { $0 = outcome }
-            firstDone.signal()
-        }.start()
-        await firstInFactory.waitOffThePool()
-        let second = job.database   // resolves and publishes while the first read waits in its factory
-        secondDone.signal()
-        await firstDone.waitOffThePool()
-        #expect(first.withLock { $0 } == "second")
+        var second: Database?
+        let first = try await raceAFirstReadThatFailsLast(in: app, firstRead: { try job.$database.resolve().name }) {
+            second = job.database   // resolves and publishes while the first read waits in its factory
+        }
+        #expect(first == "second")
         #expect(job.database === second)
     }
 

@@ -1,8 +1,5 @@
 import DICore
 import DIPropertyWrappers
-import DITestSupport
-import Foundation
-import Synchronization
 import Testing
 
 private final class DetailCoordinator {
@@ -64,32 +61,14 @@ private final class Back {
     @Test(.timeLimit(.minutes(1)))
     func aFirstReadThatFailsAfterAnotherResolvedReturnsItsObject() async throws {
         let app = Container(name: "app")
-        let calls = Atomic<Int>(0)
-        let (firstInFactory, secondDone) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        try app.register(Database.self) { _ in
-            guard calls.add(1, ordering: .relaxed).newValue > 1 else {
-                firstInFactory.signal()
-                secondDone.wait()
-                throw FactoryError(reason: "the first read fails last")
-            }
-            return Database(name: "second")
-        }
         let watcher = withContainer(app) { Watcher() }
-        // The first read on a thread of its own: its factory blocks, which a task would do to a thread of the
-        // cooperative pool.
-        let first = Lock("not read")
-        let firstDone = DispatchSemaphore(value: 0)
-        Thread {
-            let outcome: String
-            do { outcome = try watcher.$database.resolve()?.name ?? "nil" } catch { outcome = "threw: \(error)" }
-            first.withLock { $0 = outcome }
-            firstDone.signal()
-        }.start()
-        await firstInFactory.waitOffThePool()
-        let second = try #require(watcher.database)   // kept alive here while the first read finishes
-        secondDone.signal()
-        await firstDone.waitOffThePool()
-        #expect(first.withLock { $0 } == "second")
+        var second: Database?
+        let first = try await raceAFirstReadThatFailsLast(
+            in: app, firstRead: { try watcher.$database.resolve()?.name ?? "nil" }
+        ) {
+            second = try #require(watcher.database)   // kept alive here while the first read finishes
+        }
+        #expect(first == "second")
         #expect(watcher.database === second)
     }
 
