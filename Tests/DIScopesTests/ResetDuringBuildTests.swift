@@ -97,26 +97,48 @@ import Testing
             guard throughAlias else { return try await request.resolveAsync(Widget.self) }
             return try #require(try await request.resolveAsync((any Part).self) as? Widget)
         }
+
+        /// Starts `askers` resolves of the widget — on threads, or in tasks with `resolveAsync` when `async` —
+        /// the first of which begins the build that waits at the gate; runs `meanwhile` once the others had
+        /// time to queue behind it, then opens the gate. Returns what each asker got (the first asker's
+        /// first) and what a resolve after everything gets.
+        func askWhileTheBuildWaits(
+            askers: Int, async: Bool, throughAlias: Bool = false, meanwhile: () throws -> Void
+        ) async throws -> (got: [Widget?], next: Widget) {
+            if async {
+                let first = Task { try? await resolveAsync(throughAlias: throughAlias) }
+                await entered.waitOffThePool()
+                let others = (1..<askers).map { _ in Task { try? await resolveAsync(throughAlias: throughAlias) } }
+                try await Task.sleep(for: .milliseconds(10))
+                try meanwhile()
+                proceed.signal()
+                var got = [await first.value]
+                for other in others { got.append(await other.value) }
+                return (got, try await resolveAsync(throughAlias: throughAlias))
+            }
+            // The first asker starts the build; the others ask while it waits at the gate.
+            let asked = Task {
+                await raceOnThreads(askers) { asker -> Widget? in
+                    if asker > 0 { entered.wait(); entered.signal() }
+                    return try? resolve(throughAlias: throughAlias)
+                }
+            }
+            await entered.waitOffThePool()
+            entered.signal()
+            try await Task.sleep(for: .milliseconds(10))
+            try meanwhile()
+            proceed.signal()
+            let got = try #require(await asked.value, "the askers did not return")
+            return (got, try resolve(throughAlias: throughAlias))
+        }
     }
 
     @Test(arguments: Kind.allCases, [1, 2, 3, 16])
     func synchronousBuild(kind: Kind, askers: Int) async throws {
         for pastTheCells in kind.usesCells ? [false, true] : [false] {
             let shop = try Shop(kind, pastTheCells: pastTheCells, async: false)
-            // The first asker starts the build; the others ask while it waits at the gate.
-            let asked = Task {
-                await raceOnThreads(askers) { asker -> Widget? in
-                    if asker > 0 { shop.entered.wait(); shop.entered.signal() }
-                    return try? shop.request.resolve(Widget.self)
-                }
-            }
-            await shop.entered.waitOffThePool()
-            shop.entered.signal()
-            try await Task.sleep(for: .milliseconds(10))
-            shop.reset()
-            shop.proceed.signal()
-            let got = try #require(await asked.value, "the askers did not return")
-            try check(shop, got: got, next: try shop.request.resolve(Widget.self), kind, pastTheCells)
+            let (got, next) = try await shop.askWhileTheBuildWaits(askers: askers, async: false) { shop.reset() }
+            try check(shop, got: got, next: next, kind, pastTheCells)
         }
     }
 
@@ -124,15 +146,8 @@ import Testing
     func asyncBuild(kind: Kind, askers: Int) async throws {
         for pastTheCells in kind.usesCells ? [false, true] : [false] {
             let shop = try Shop(kind, pastTheCells: pastTheCells, async: true)
-            let first = Task { try? await shop.request.resolveAsync(Widget.self) }
-            await shop.entered.waitOffThePool()
-            let others = (1..<askers).map { _ in Task { try? await shop.request.resolveAsync(Widget.self) } }
-            try await Task.sleep(for: .milliseconds(10))
-            shop.reset()
-            shop.proceed.signal()
-            var got = [await first.value]
-            for other in others { got.append(await other.value) }
-            try check(shop, got: got, next: try await shop.request.resolveAsync(Widget.self), kind, pastTheCells)
+            let (got, next) = try await shop.askWhileTheBuildWaits(askers: askers, async: true) { shop.reset() }
+            try check(shop, got: got, next: next, kind, pastTheCells)
         }
     }
 
@@ -145,36 +160,9 @@ import Testing
         for async in [false, true] {
             for throughAlias in [false, true] {
                 let shop = try Shop(kind, pastTheCells: false, async: async)
-                let got: [Widget?]
-                let next: Widget
-                if async {
-                    let first = Task { try? await shop.resolveAsync(throughAlias: throughAlias) }
-                    await shop.entered.waitOffThePool()
-                    let others = (1..<askers).map { _ in
-                        Task { try? await shop.resolveAsync(throughAlias: throughAlias) }
-                    }
-                    try await Task.sleep(for: .milliseconds(10))
-                    try shop.registerAgain()
-                    shop.proceed.signal()
-                    var all = [await first.value]
-                    for other in others { all.append(await other.value) }
-                    got = all
-                    next = try await shop.resolveAsync(throughAlias: throughAlias)
-                } else {
-                    let asked = Task {
-                        await raceOnThreads(askers) { asker -> Widget? in
-                            if asker > 0 { shop.entered.wait(); shop.entered.signal() }
-                            return try? shop.resolve(throughAlias: throughAlias)
-                        }
-                    }
-                    await shop.entered.waitOffThePool()
-                    shop.entered.signal()
-                    try await Task.sleep(for: .milliseconds(10))
-                    try shop.registerAgain()
-                    shop.proceed.signal()
-                    got = try #require(await asked.value, "the askers did not return")
-                    next = try shop.resolve(throughAlias: throughAlias)
-                }
+                let (got, next) = try await shop.askWhileTheBuildWaits(
+                    askers: askers, async: async, throughAlias: throughAlias
+                ) { try shop.registerAgain() }
                 let context = "async: \(async), through the alias: \(throughAlias)"
                 #expect(got.first??.origin == "app", "the first asker gets the build it began (\(context))")
                 #expect(next.origin == "again", "the next resolve uses the new registration (\(context))")
