@@ -215,4 +215,33 @@ import Testing
         #expect(!alias.isDisposed)
         #expect(try !app.resolve(Resource.self, name: "cached").isDisposed)
     }
+
+    /// Threads make children, resolve a `.scoped` (or `.matching`) service from each, close it and drop it, while
+    /// another thread registers the service again and again: each registration reaches the children's instances
+    /// of the one it replaces while their threads drop them, and every instance built is disposed exactly once —
+    /// by the registration that replaced its own, or by its child's close.
+    @Test(.timeLimit(.minutes(1)), arguments: [Keeping.scoped, .matching], [1, 2, 3, 16])
+    func childrenComeAndGoWhileTheirServiceIsRegisteredAgain(keeping: Keeping, threads: Int) async throws {
+        let (app, log, builds) = (Container(name: "app"), Log(), Counter())
+        let register = { @Sendable in
+            _ = try app.register(Widget.self, scope: keeping.scope) { _ in
+                Widget(origin: "app", serial: builds.increment(), log: log)
+            }
+        }
+        try register()
+        let outcomes = await raceOnThreads(threads + 1, within: Self.deadline) { thread -> Bool in
+            if thread == threads {
+                return (0..<300).allSatisfy { _ in (try? register()) != nil }
+            }
+            return (0..<200).allSatisfy { _ in
+                let child = app.child(name: "request", tags: ["session"])
+                defer { child.close() }
+                return (try? child.resolve(Widget.self)) != nil
+            }
+        }
+        #expect(outcomes == Array(repeating: true, count: threads + 1), "a thread failed or hung")
+        let disposed = log.entries
+        #expect(Set(disposed).count == disposed.count, "an instance was disposed twice")
+        #expect(disposed.count == builds.value, "built \(builds.value), disposed \(disposed.count)")
+    }
 }

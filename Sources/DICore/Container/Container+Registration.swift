@@ -237,24 +237,28 @@ extension Container {
     }
 
     /// Called for a registration that was replaced: what it built is no longer handed out, and is disposed.
+    ///
+    /// This container holds a singleton's instance; lifetimes of DIScopes may keep instances of it in
+    /// descendants (`.scoped`, `.matching`) and outside any container (custom storages). The walk visits them
+    /// all, so that a replaced registration is kept alive by none of them.
     package func released(_ registration: Registration) {
-        guard case .lifetime(let lifetime) = registration.scope.kind else {
-            Self.dispose(releaseHeld(of: registration))
-            return
-        }
-        // Lifetimes of DIScopes may keep instances of it in descendants (`.scoped`, `.matching`) and outside
-        // any container (custom storages).
-        var held: [HeldInstance] = []
+        var values: [Any] = []
         var subtree = [self]
         while let container = subtree.popLast() {
-            held += container.releaseHeld(of: registration)
+            var held = container.releaseHeld(of: registration)
             // A slot in a cell (or one that no longer records its instance as held) is emptied by `take`.
             if let slot = container.slots.remove(registration) {
                 held.append(HeldInstance(slot: slot, registration: registration))
             }
+            // Taken while `container` is retained here: a slot reaches the container that keeps it unretained,
+            // and another thread may drop the last other reference to a child meanwhile.
+            values += Self.take(held)
             subtree += container.children
         }
-        Self.dispose(values: Self.take(held) + lifetime.release(registration, in: self))
+        if case .lifetime(let lifetime) = registration.scope.kind {
+            values += lifetime.release(registration, in: self)
+        }
+        Self.dispose(values: values)
     }
 
     func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
