@@ -37,7 +37,8 @@ final class Formatter {
 /// Counts how many times a factory ran, from any thread.
 final class Counter: Sendable {
     private let count = Atomic<Int>(0)
-    func increment() { count.add(1, ordering: .relaxed) }
+    /// Adds one; returns the new count, a serial number of what was counted.
+    @discardableResult func increment() -> Int { count.add(1, ordering: .relaxed).newValue }
     var value: Int { count.load(ordering: .relaxed) }
 }
 

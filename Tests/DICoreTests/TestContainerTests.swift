@@ -1,8 +1,14 @@
 import DICore
+import DITestSupport
 import Testing
 
+/// Something with a label: the alias of `Tracked`.
+private protocol Labelled: AnyObject, Sendable {
+    var label: String { get }
+}
+
 /// Logs its disposal, for checking who disposes what, and in which order.
-private final class Tracked: Disposable, Sendable {
+private final class Tracked: Labelled, Disposable, Sendable {
     let label: String
     let log: Log
 
@@ -191,6 +197,83 @@ private final class Tracked: Disposable, Sendable {
         #expect(ContainerContext.named { _ in "test" } == .test)
         #expect(ContainerContext.named { _ in "elsewhere" } == nil)
         #expect(ContainerContext.named { _ in nil } == nil)
+    }
+
+    // MARK: A base that changes while the test container lives
+
+    /// Re-registering a service in the base chain drops and disposes the test container's own instance of the
+    /// replaced registration, as it does the base's: however often a long-lived base is re-registered, the test
+    /// container keeps the instance of the registration that stands, not one per registration it saw. Asked
+    /// from a child of the test container, of a base that is the registering container or its child, directly
+    /// or through an alias, synchronously or `async`.
+    @Test(arguments: [false, true], [false, true])
+    func reRegisteringInTheBaseChainDropsTheTestContainersInstance(fromAChild: Bool, async: Bool) async throws {
+        for throughAnAlias in [false, true] {
+            let log = Log()
+            let app = Container(name: "app")
+            let test = Container.makeTestContainer(from: fromAChild ? app.child(name: "feature") : app, name: "test")
+            let screen = test.child(name: "screen")
+            var built: [Weak<Tracked>] = []
+            for generation in 0..<1_000 {
+                let make: @Sendable (any Resolver) -> Tracked = { _ in Tracked("\(generation)", log: log) }
+                if async {
+                    try app.registerAsync(Tracked.self, scope: .singleton, factory: make)
+                        .implements((any Labelled).self)
+                } else {
+                    try app.register(Tracked.self, scope: .singleton, factory: make).implements((any Labelled).self)
+                }
+                let own: any Labelled = switch (async, throughAnAlias) {
+                case (false, false): try screen.resolve(Tracked.self)
+                case (false, true): try screen.resolve((any Labelled).self)
+                case (true, false): try await screen.resolveAsync(Tracked.self)
+                case (true, true): try await screen.resolveAsync((any Labelled).self)
+                }
+                guard own.label == "\(generation)" else {
+                    Issue.record("generation \(generation) got \(own.label) (through an alias: \(throughAnAlias))")
+                    return
+                }
+                built.append(Weak(try #require(own as? Tracked)))
+            }
+            let context = "through an alias: \(throughAnAlias)"
+            let disposed = log.entries
+            #expect(
+                disposed.elementsEqual((0..<999).map { "dispose \($0)" }),
+                "each disposed when replaced, \(context); disposed \(disposed.count): \(disposed.prefix(3))…"
+            )
+            #expect(built.dropLast().allSatisfy { $0.object == nil }, "a replaced instance is kept, \(context)")
+            #expect(built.last?.object != nil)
+            test.close()
+            #expect(log.entries.count == 1_000, "the standing one is disposed with the test container, \(context)")
+        }
+    }
+
+    /// Threads make test containers from the app, resolve its singleton from each and close it, while another
+    /// thread registers the singleton again and again: the app lists and unlists test containers on every
+    /// thread at once, and every instance built is disposed exactly once — by the registration that replaced
+    /// its own, or by its test container's close. Run also under `swift test --sanitize=thread`.
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3, 16])
+    func testContainersComeAndGoWhileTheBaseIsRegisteredAgain(threads: Int) async throws {
+        let (log, builds) = (Log(), Counter())
+        let app = Container(name: "app")
+        let register = { @Sendable in
+            _ = try app.register(Tracked.self, scope: .singleton) { _ in Tracked("\(builds.increment())", log: log) }
+        }
+        try register()
+        let outcomes = await raceOnThreads(threads + 1, within: .seconds(45)) { thread -> Bool in
+            if thread == threads {
+                return (0..<300).allSatisfy { _ in (try? register()) != nil }
+            }
+            return (0..<200).allSatisfy { _ in
+                let test = Container.makeTestContainer(from: app, name: "test")
+                defer { test.close() }
+                return (try? test.resolve(Tracked.self)) != nil
+            }
+        }
+        #expect(outcomes == Array(repeating: true, count: threads + 1), "a thread failed or hung")
+        let disposed = log.entries
+        #expect(Set(disposed).count == disposed.count, "an instance was disposed twice")
+        #expect(disposed.count == builds.value, "built \(builds.value), disposed \(disposed.count)")
+        #expect(app.testContainers.isEmpty, "a dropped test container is still listed")
     }
 
     @Test(.timeLimit(.minutes(1)))

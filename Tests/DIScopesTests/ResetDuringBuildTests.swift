@@ -21,10 +21,13 @@ import Testing
     }
 
     /// An app and a request container, and a `Widget` of the kind under test whose first build waits at a
-    /// gate; the test resets the widget's scope while that build waits.
+    /// gate; the test resets the widget's scope while that build waits. The widget is asked of the request
+    /// container, or of a test container made from it, which keeps its own instance.
     private struct Shop {
         let app = Container(name: "app")
         let request: Container
+        /// What the widget is asked of: `request`, or a test container made from it.
+        let asker: Container
         let scope: Scope
         let log = Log()
         let builds = Counter()
@@ -33,8 +36,9 @@ import Testing
         /// Opens the gate.
         let proceed = DispatchSemaphore(value: 0)
 
-        init(_ kind: Kind, pastTheCells: Bool, async: Bool) throws {
+        init(_ kind: Kind, pastTheCells: Bool, async: Bool, inATestContainer: Bool = false) throws {
             request = app.child(name: "request", tags: ["request"])
+            asker = inATestContainer ? Container.makeTestContainer(from: request, name: "test") : request
             scope = switch kind {
             case .cached: .cached
             case .scoped: .scoped
@@ -86,16 +90,16 @@ import Testing
             }.implements((any Part).self)
         }
 
-        /// Resolves the widget from the request container, directly or through its alias `Part`.
+        /// Resolves the widget from `asker`, directly or through its alias `Part`.
         func resolve(throughAlias: Bool) throws -> Widget {
-            guard throughAlias else { return try request.resolve(Widget.self) }
-            return try #require(try request.resolve((any Part).self) as? Widget)
+            guard throughAlias else { return try asker.resolve(Widget.self) }
+            return try #require(try asker.resolve((any Part).self) as? Widget)
         }
 
         /// `resolve(throughAlias:)` with `resolveAsync`.
         func resolveAsync(throughAlias: Bool) async throws -> Widget {
-            guard throughAlias else { return try await request.resolveAsync(Widget.self) }
-            return try #require(try await request.resolveAsync((any Part).self) as? Widget)
+            guard throughAlias else { return try await asker.resolveAsync(Widget.self) }
+            return try #require(try await asker.resolveAsync((any Part).self) as? Widget)
         }
 
         /// Starts `askers` resolves of the widget — on threads, or in tasks with `resolveAsync` when `async` —
@@ -151,23 +155,26 @@ import Testing
         }
     }
 
-    /// The widget is registered again while its first build waits, and asked directly or through its alias: the
-    /// build's asker, and those waiting for it, may still get the old registration's instance, but the next
-    /// resolve gets one of the new registration's; nothing is disposed while in use, and every instance built
-    /// is disposed exactly once, the late one when its holder closes.
+    /// The widget is registered again while its first build waits, and asked directly or through its alias, of
+    /// the request container or of a test container made from it: the build's asker, and those waiting for it,
+    /// may still get the old registration's instance, but the next resolve gets one of the new registration's;
+    /// nothing is disposed while in use, and every instance built is disposed exactly once, the late one when
+    /// its holder closes.
     @Test(arguments: Kind.allCases, [1, 2, 3, 16])
     func registeringAgainDuringABuild(kind: Kind, askers: Int) async throws {
-        for async in [false, true] {
-            for throughAlias in [false, true] {
-                let shop = try Shop(kind, pastTheCells: false, async: async)
-                let (got, next) = try await shop.askWhileTheBuildWaits(
-                    askers: askers, async: async, throughAlias: throughAlias
-                ) { try shop.registerAgain() }
-                let context = "async: \(async), through the alias: \(throughAlias)"
-                #expect(got.first??.origin == "app", "the first asker gets the build it began (\(context))")
-                #expect(next.origin == "again", "the next resolve uses the new registration (\(context))")
-                try check(shop, got: got, next: next, kind, false)
-            }
+        let variants = [false, true].flatMap { async in
+            [false, true].flatMap { alias in [false, true].map { test in (async, alias, test) } }
+        }
+        for (async, throughAlias, inATestContainer) in variants {
+            let shop = try Shop(kind, pastTheCells: false, async: async, inATestContainer: inATestContainer)
+            let (got, next) = try await shop.askWhileTheBuildWaits(
+                askers: askers, async: async, throughAlias: throughAlias
+            ) { try shop.registerAgain() }
+            let context = "async: \(async), through the alias: \(throughAlias), in a test container: "
+                + "\(inATestContainer)"
+            #expect(got.first??.origin == "app", "the first asker gets the build it began (\(context))")
+            #expect(next.origin == "again", "the next resolve uses the new registration (\(context))")
+            try check(shop, got: got, next: next, kind, false)
         }
     }
 
@@ -178,6 +185,7 @@ import Testing
         #expect(got.allSatisfy { $0 != nil }, "every asker gets an instance (\(where_))")
         #expect(next !== early, "the next resolve after the reset builds a new instance (\(where_))")
         #expect(shop.log.entries.isEmpty, "nothing disposed while it is in use (\(where_)): \(shop.log.entries)")
+        if shop.asker !== shop.request { shop.asker.close() }
         shop.request.close()
         shop.app.close()
         withExtendedLifetime((got, next)) {}

@@ -48,6 +48,33 @@ import Testing
         #expect(try tree.screen.resolve(Widget.self) === live)
     }
 
+    /// Registering the widget again in the tree drops the test container's own instance of the old registration
+    /// and disposes it, as it disposes the tree's, and the test container's next resolve builds one of the new
+    /// registration: it keeps no instance of a registration the tree replaced.
+    @Test(arguments: Kept.allCases)
+    func registeringAgainInTheTreeDropsItsOwnInstance(kept: Kept) throws {
+        let tree = try Tree(widget: kept.makeScope())
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        let live = try tree.screen.resolve(Widget.self)
+        var own: Widget? = try test.resolve(Widget.self)
+        let ownSerial = try #require(own?.serial)
+        weak let dropped = own
+        let (log, builds) = (tree.log, tree.builds)
+        try tree.app.register(Widget.self, scope: kept.makeScope()) { _ in
+            Widget(origin: "again", serial: builds.increment(), log: log)
+        }
+        if kept != .weak {   // nobody disposes weak instances
+            #expect(Set(tree.log.entries) == ["dispose \(live.serial)", "dispose \(ownSerial)"])
+        }
+        own = nil
+        #expect(dropped == nil, "the test container still keeps the replaced registration's instance")
+        let next = try test.resolve(Widget.self)
+        #expect(next.origin == "again")
+        #expect(try test.resolve(Widget.self) === next)
+        test.close()
+        if kept != .weak { #expect(tree.log.entries.last == "dispose \(next.serial)") }
+    }
+
     @Test func matchingFindsTheTagOfTheBaseChain() throws {
         let tree = try Tree(widget: .matching("feature"))
         let test = Container.makeTestContainer(from: tree.screen, name: "test")

@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// A container's children, unretained, for closing them with it, for the behaviours added to it later and for
-/// diagnostics. A child leaves the list in its `deinit`.
+/// diagnostics; and, apart from them, the test containers made from it (`Listing`), so that a registration it
+/// replaces reaches their own instances of it. A container leaves the list in its `deinit`.
 ///
 /// A server makes a child of its app container for every request and drops it again, on every core at once. In
 /// one list under one lock, every request took that lock twice and wrote the list, and the cores kept taking
@@ -38,8 +39,15 @@ struct ChildList: ~Copyable, Sendable {
         Int(c_di_child_shard_get()) & (Shards.count - 1)
     }
 
+    /// How a container is listed: as a child, or as a test container made from the listing container.
+    enum Listing {
+        case child, testContainer
+    }
+
     /// Lists `child` in `shard`. A shard not made yet is made under `lock`, the parent's (see above).
-    func add(_ child: Container, at shard: Int, makingShardsUnder lock: Lock<ContainerState>) {
+    func add(
+        _ child: Container, as listing: Listing = .child, at shard: Int, makingShardsUnder lock: Lock<ContainerState>
+    ) {
         let stamp = c_di_monotonic_nanoseconds()
         let entry = Entry(child, stamp: stamp)
         let made = shards.load()?.with({ $0.locks[shard] }) ?? lock.withLock { _ in
@@ -50,28 +58,42 @@ struct ChildList: ~Copyable, Sendable {
             _ = shards.exchange(grown)
             return grown.locks[shard].unsafelyUnwrapped
         }
-        made.withLock { $0.entries.append(entry) }
-    }
-
-    /// Takes `child` out of `shard`, where it was added; from its `deinit`, before its memory can be freed.
-    func remove(_ child: Unsafe.Unowned<Container>, at shard: Int) {
-        shards.load()?.with { $0.locks[shard] }?.withLock { shard in
-            if let index = shard.entries.lastIndex(where: { $0.child === child }) { shard.entries.remove(at: index) }
+        switch listing {
+        case .child: made.withLock { $0.entries.append(entry) }
+        case .testContainer: made.withLock { $0.testContainers.append(entry) }
         }
     }
 
-    /// Whether a child was ever added: what closing asks under its container's lock (see above).
+    /// Takes `child` out of `shard`, where it was added; from its `deinit`, before its memory can be freed.
+    func remove(_ child: Unsafe.Unowned<Container>, as listing: Listing = .child, at shard: Int) {
+        shards.load()?.with { $0.locks[shard] }?.withLock { shard in
+            switch listing {
+            case .child:
+                if let index = shard.entries.lastIndex(where: { $0.child === child }) {
+                    shard.entries.remove(at: index)
+                }
+            case .testContainer:
+                if let index = shard.testContainers.lastIndex(where: { $0.child === child }) {
+                    shard.testContainers.remove(at: index)
+                }
+            }
+        }
+    }
+
+    /// Whether a child (or a test container) was ever added: what closing asks under its container's lock (see
+    /// above).
     var mayHaveChildren: Bool { !shards.isEmpty }
 
-    /// The children that are alive, oldest first. One whose deinitialisation has begun is left out.
-    var all: [Container] {
+    /// The children (or test containers) that are alive, oldest first. One whose deinitialisation has begun is
+    /// left out.
+    func all(_ listing: Listing) -> [Container] {
         guard let locks = shards.load()?.with({ $0.locks }) else { return [] }
         var found: [(child: Container, stamp: UInt64)] = []
         for lock in locks {
             // Every listed child's memory is allocated while its shard's lock is held: its `deinit` takes it
             // out under that lock first.
             found += lock?.withLock { shard in
-                shard.entries.compactMap { entry in
+                (listing == .child ? shard.entries : shard.testContainers).compactMap { entry in
                     entry.child.retainedUnlessDeinitialising().map { (child: $0, stamp: entry.stamp) }
                 }
             } ?? []
@@ -85,7 +107,7 @@ struct ChildList: ~Copyable, Sendable {
         return locks.reduce(0) { count, lock in count + (lock?.withLock { $0.entries.count } ?? 0) }
     }
 
-    /// One listed child and when it was added.
+    /// One listed child (or test container) and when it was added.
     struct Entry {
         let child: Unsafe.Unowned<Container>
         let stamp: UInt64
@@ -99,7 +121,10 @@ struct ChildList: ~Copyable, Sendable {
     /// One shard's entries, and room that keeps the next shard's lock out of the cache lines this one's lock
     /// and entries are written in: shards made one after the other would otherwise lie side by side in memory.
     struct Shard {
+        /// The children.
         var entries: [Entry] = []
+        /// The test containers made from the container, apart from its children.
+        var testContainers: [Entry] = []
         private let room: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     }
 

@@ -45,9 +45,10 @@ public final class Container: Sendable {
     package var behaviors: BehaviorStore { BehaviorStore(state: state) }
     /// The first few slots of `slots`, kept here and used without the lock (see `KeptCells`).
     let cells = KeptCells()
-    /// Its children, each listed in the shard of the thread that made it (see `ChildList`).
+    /// Its children, and the test containers made from it, each listed in the shard of the thread that made it
+    /// (see `ChildList`).
     let childList = ChildList()
-    /// The shard of its parent's `childList` it is listed in.
+    /// The shard of its parent's `childList` it is listed in, or, for a test container, of its base's.
     private let shard: Int
 
     /// Creates a root container.
@@ -61,7 +62,9 @@ public final class Container: Sendable {
 
     /// A test container: a root that resolves `link.base`'s graph as if it were registered here.
     package convenience init(name: String, tags: Set<String>, testing link: TestContainerLink) {
-        self.init(name: name, tags: tags, parent: nil, testing: link, shard: 0)
+        let shard = ChildList.shardOfThisThread
+        self.init(name: name, tags: tags, parent: nil, testing: link, shard: shard)
+        link.base.childList.add(self, as: .testContainer, at: shard, makingShardsUnder: link.base.state)
     }
 
     /// Every container is made here: a root (`parent` `nil`), a child, or a test container (`testing`).
@@ -78,9 +81,9 @@ public final class Container: Sendable {
     }
 
     deinit {
-        // Unlisted under its shard's lock before this container's memory can be freed, so the parent never
-        // reads a freed child (see `children`).
-        guard let parent = parentReference else { return }
+        // Unlisted under its shard's lock before this container's memory can be freed, so the parent (or the
+        // base) never reads a freed child (see `children`).
+        guard let parent = parentReference else { return Self.unlistFromItsBase(Unsafe.Unowned(self), at: shard) }
         Self.unlist(Unsafe.Unowned(self), at: shard, from: parent)
         Self.release(parent: parentKeeper.exchange(nil))
     }
@@ -112,6 +115,16 @@ public final class Container: Sendable {
         _ child: Unsafe.Unowned<Container>, at shard: Int, from parent: Unsafe.Unowned<Container>
     ) {
         parent.with { $0.childList.remove(child, at: shard) }
+    }
+
+    /// Takes a test container out of its base's list, where it was listed when it was made; nothing for another
+    /// root. Not inlined into `deinit`, which every request's container runs.
+    @inline(never)
+    private static func unlistFromItsBase(_ root: Unsafe.Unowned<Container>, at shard: Int) {
+        root.with { root in
+            guard let base = root.testing?.base else { return }
+            base.childList.remove(Unsafe.Unowned(root), as: .testContainer, at: shard)
+        }
     }
 
     /// Creates a child that resolves through this container and can shadow any of its registrations.
@@ -161,7 +174,11 @@ public final class Container: Sendable {
     package var childCount: Int { childList.count }
 
     /// The children of this container that are still alive, oldest first.
-    package var children: [Container] { childList.all }
+    package var children: [Container] { childList.all(.child) }
+
+    /// The test containers made from this container that are still alive, oldest first: they resolve its graph,
+    /// but are not its children.
+    package var testContainers: [Container] { childList.all(.testContainer) }
 
     /// Whether `other` is this container or one of its ancestors, so that its registrations apply here.
     package func sees(_ other: Container) -> Bool {
