@@ -247,6 +247,43 @@ private final class Tracked: Labelled, Disposable, Sendable {
         }
     }
 
+    /// A test container outlives its base's close: what it registered itself still resolves, and a lookup
+    /// that reaches the closed base is refused with `containerClosed`, naming the base — not `notRegistered`
+    /// with advice to register the service, and not `nil` or a shorter list. From the test container and its
+    /// child, over the closed container and over its child, and from a test container made afterwards.
+    @Test(arguments: [false, true])
+    func aLookupThatReachesAClosedBaseIsRefusedNamingTheBase(overAChild: Bool) throws {
+        let app = try makeApp()
+        let base = overAChild ? app.child(name: "feature") : app
+        let test = Container.makeTestContainer(from: base, name: "test")
+        try test.register(String.self) { _ in "own" }
+        _ = try test.resolve(Database.self)
+        app.close()
+        let late = Container.makeTestContainer(from: base, name: "late")
+        try late.register(String.self) { _ in "own" }
+        let state = overAChild ? "feature's ancestor app is closed, and feature is closing with it" : "app is closed"
+        for asker in [test, test.child(name: "screen"), late] {
+            #expect(try asker.resolve(String.self) == "own")
+            let refusals: [(String, () throws -> Void)] = [
+                ("resolve", { _ = try asker.resolve(Database.self) }),
+                ("resolveIfRegistered", { _ = try asker.resolveIfRegistered(Formatter.self) }),
+                ("resolveAll", { _ = try asker.resolveAll(String.self) }),
+                ("an optional", { _ = try asker.resolve(Formatter?.self) }),
+            ]
+            for (call, refused) in refusals {
+                let error = try #require(throws: ResolutionError.self, "\(call) from \(asker.name)") { try refused() }
+                #expect(error.code == .containerClosed, "\(call) from \(asker.name): \(error)")
+                #expect(error.description.contains(", and \(state):"), "\(call) from \(asker.name): \(error)")
+                #expect(error.description.contains("not looked up: app is closed"), "\(call): \(error)")
+                #expect(!error.description.contains("register it"), "\(call) from \(asker.name): \(error)")
+            }
+        }
+        let screen = test.child(name: "screen")
+        let subject = try #require(throws: ResolutionError.self) { try screen.resolve(Database.self) }
+        #expect(subject.description.contains("screen hangs below the test container test, made from \(base.name)"))
+        #expect(!test.isClosed)
+    }
+
     /// Threads make test containers from the app, resolve its singleton from each and close it, while another
     /// thread registers the singleton again and again: the app lists and unlists test containers on every
     /// thread at once, and every instance built is disposed exactly once — by the registration that replaced

@@ -17,11 +17,14 @@ extension Container {
 
     func closedError(_ type: Any.Type, name: String?) -> ResolutionError {
         reportResolvedAfterTest(type, name: name)
+        // The path's last step names the container whose close refused the lookup: this one, or the outermost
+        // closed one it reads through.
+        let refusing = isClosed ? self : lookupPath.last { $0.container.isClosed }?.container ?? self
         return ResolutionError(
             code: .containerClosed,
             requestedType: type,
             name: name,
-            path: ResolutionStack.current.path(then: PathElement(missing: type, name: name, in: self)),
+            path: ResolutionStack.current.path(then: PathElement(missing: type, name: name, in: refusing)),
             detail: closedDetail(.resolve)
         )
     }
@@ -31,9 +34,10 @@ extension Container {
         case resolve, register
     }
 
-    /// Whether this container or one of its ancestors is closed. A lookup that found nothing while an
-    /// ancestor was closing — its registrations gone with its close, its descendants not closed yet — was
-    /// refused by that close: `containerClosed`, not `notRegistered` (and not `nil` for an optional).
+    /// Whether this container, one of its ancestors, or — through a test container — a base whose graph it
+    /// resolves is closed. A lookup that found nothing while an ancestor was closing — its registrations gone
+    /// with its close, its descendants not closed yet — was refused by that close: `containerClosed`, not
+    /// `notRegistered` (and not `nil` for an optional). So was one that reached a closed base.
     ///
     /// One read section around the walk, as the resolve fast path reads the published tables: a
     /// `resolveIfRegistered` that finds nothing pays this walk on every call.
@@ -43,18 +47,51 @@ extension Container {
         var current = Optional(Unsafe.Unowned(self))
         while let container = current {
             if container.with({ $0.registry.tableInSection().table.with { $0.isClosed } }) { return true }
-            current = container.with { $0.parentReference }
+            current = container.with { $0.parentReference ?? $0.testing.map { Unsafe.Unowned($0.base) } }
         }
         return false
+    }
+
+    /// The containers a lookup from this one reads, nearest first: itself and its ancestors, then, from a test
+    /// container, its base and the base's ancestors; each with the test container it was reached through.
+    private var lookupPath: [(container: Container, through: (test: Container, base: Container)?)] {
+        var path: [(container: Container, through: (test: Container, base: Container)?)] = []
+        var through: (test: Container, base: Container)?
+        var current: Container? = self
+        while let container = current {
+            path.append((container, through))
+            if let parent = container.parent {
+                current = parent
+            } else {
+                through = container.testing.map { (container, $0.base) }
+                current = through?.base
+            }
+        }
+        return path
     }
 
     /// Why this closed container (or this container, whose ancestor closed) refuses `refusal`, and the way
     /// out. Nobody may have called `close()` on it: closing a container closes its descendants, and a child
     /// made afterwards is closed from the start — the request container of a server whose app container closed
     /// while requests were still arriving. The outermost closed ancestor is named then, since closing it
-    /// closed the rest.
+    /// closed the rest. A test container is not closed with its base: a lookup that reached its closed base
+    /// is refused with that base named.
     func closedDetail(_ refusal: Refusal) -> String {
-        guard let closedAncestor = ancestry.dropFirst().last(where: \.isClosed) else {
+        let beyond = lookupPath.dropFirst()
+        let closedInItsTree = beyond.last { $0.through == nil && $0.container.isClosed }?.container
+        if !isClosed, closedInItsTree == nil, let closedBeyond = beyond.last(where: \.container.isClosed),
+            let (test, base) = closedBeyond.through
+        {
+            let closed = closedBeyond.container
+            let subject = test === self ? "\(name) is a test container made from \(base.name)"
+                : "\(name) hangs below the test container \(test.name), made from \(base.name)"
+            let state = closed === base ? "\(base.name) is closed"
+                : "\(base.name)'s ancestor \(closed.name) is closed, and \(base.name) is closing with it"
+            return "\(subject), and \(state): a closed container's registrations are gone, so the test container "
+                + "cannot resolve its graph. Close \(closed.name) only once the tests that use it are done, or make "
+                + "the test container from a container that is still open."
+        }
+        guard let closedAncestor = closedInItsTree else {
             switch refusal {
             case .resolve:
                 return "\(name) was closed with close(); resolve from a container that is still open, or create a "
