@@ -1,4 +1,6 @@
 import DICore
+import DITestSupport
+import Foundation
 import Synchronization
 import Testing
 
@@ -68,6 +70,52 @@ private struct FailingLoadAssembly: Assembly {
     func loaded(resolver: any Resolver) throws {
         log.append("FailingLoadAssembly.loaded")
         throw AssemblyFailure(reason: "warm-up failed")
+    }
+}
+
+/// Closes the container it is applied to while it assembles, or in its `loaded` hook, and goes on.
+private struct ClosingAssembly: Assembly {
+    let log: AssemblyLog
+    let container: Container
+    let closesIn: AssemblyTests.Step
+
+    func assemble(into container: Container) throws {
+        log.append("ClosingAssembly.assemble")
+        try container.register(String.self) { _ in "staged" }
+        if closesIn == .assemble { container.close() }
+        try container.register(Double.self) { _ in 1.5 }
+    }
+
+    func loaded(resolver: any Resolver) throws {
+        if closesIn == .loaded { container.close() }
+        log.append("ClosingAssembly.loaded")
+        _ = try resolver.resolve(String.self, name: nil)
+    }
+}
+
+/// Disposable, numbered: built by `WarmingAssembly`'s `loaded` hook.
+private final class WarmedUp: Disposable, Sendable {
+    let serial: Int
+    let log: Log
+    init(serial: Int, log: Log) {
+        self.serial = serial
+        self.log = log
+    }
+    func dispose() { log.append("dispose \(serial)") }
+}
+
+/// Registers a `WarmedUp` singleton and builds it in its `loaded` hook.
+private struct WarmingAssembly: Assembly {
+    let log: Log
+    let builds: Counter
+
+    func assemble(into container: Container) throws {
+        let (log, builds) = (log, builds)
+        try container.register(WarmedUp.self, scope: .singleton) { _ in WarmedUp(serial: builds.increment(), log: log) }
+    }
+
+    func loaded(resolver: any Resolver) throws {
+        _ = try resolver.resolve(WarmedUp.self, name: nil)
     }
 }
 
@@ -346,13 +394,104 @@ private final class RegistrationLog: ContainerBehavior {
         #expect(behavior.log.all == ["any Logger all visible: true", "Database all visible: true"])
     }
 
-    @Test func aClosedContainerRefusesAssemblies() throws {
+    // MARK: A container that closes
+
+    /// A closed container runs no assembly — `assemble(into:)` may make children or register elsewhere — and says
+    /// why: `containerClosed`, naming the assemblies, the container and the ancestor that closed it.
+    @Test func aClosedContainerRunsNoAssembly() throws {
         let log = AssemblyLog()
         let app = Container(name: "app")
         app.close()
-        let error = try #require(throws: RegistrationError.self) { try app.apply(DatabaseAssembly(log: log)) }
-        #expect(error.code == .assemblyFailed)
-        #expect((error.underlying as? RegistrationError)?.code == .containerClosed)
+        let error = try #require(throws: RegistrationError.self) {
+            try app.apply(LoggerAssembly(log: log), DatabaseAssembly(log: log))
+        }
+        #expect(error.code == .containerClosed)
+        #expect(error.message.contains("Cannot apply LoggerAssembly, DatabaseAssembly to app (at "), "\(error)")
+        #expect(error.message.contains("no assembly ran. app is closed. Apply the assemblies before calling close()"),
+            "\(error)")
+        #expect(log.all.isEmpty)
+        let late = app.child(name: "late")
+        let lateError = try #require(throws: RegistrationError.self) { try late.apply(DatabaseAssembly(log: log)) }
+        #expect(lateError.code == .containerClosed)
+        #expect(lateError.message.contains("late is closed, and so is its ancestor app"), "\(lateError)")
+        #expect(lateError.message.contains("Apply the assemblies to a container that is still open"), "\(lateError)")
+        #expect(log.all.isEmpty)
+    }
+
+    /// Where `ClosingAssembly` closes its container.
+    enum Step: String, CaseIterable, Sendable {
+        case assemble, loaded
+    }
+
+    /// A container that closes while its assemblies assemble applies nothing; one that closes while the
+    /// `loaded` hooks run refuses the hook that asks it. Either way the error is `containerClosed` and says
+    /// when the container closed — not `assemblyFailed` with advice to fix an assembly that did nothing wrong.
+    @Test(arguments: Step.allCases)
+    func aContainerThatClosesDuringApplySaysWhen(closesIn step: Step) throws {
+        let log = AssemblyLog()
+        let app = Container(name: "app")
+        let error = try #require(throws: RegistrationError.self) {
+            try app.apply(ClosingAssembly(log: log, container: app, closesIn: step), DatabaseAssembly(log: log))
+        }
+        #expect(error.code == .containerClosed, "\(error)")
+        #expect(error.message.hasPrefix("Cannot apply ClosingAssembly, DatabaseAssembly to app (at "), "\(error)")
+        #expect(!error.message.contains("Fix "), "\(error)")
+        #expect(error.message.hasSuffix("Call close() only once apply(_:) has returned, or apply the assemblies to a "
+            + "container that is still open."), "\(error)")
+        switch step {
+        case .assemble:
+            #expect(error.message.contains("app was closed while ClosingAssembly.assemble(into:) ran, so nothing was "
+                + "applied and no loaded(resolver:) hook ran."), "\(error)")
+            #expect(log.all == ["ClosingAssembly.assemble"])
+        case .loaded:
+            #expect(error.message.contains("app was closed while the loaded(resolver:) hooks ran, and "
+                + "ClosingAssembly.loaded(resolver:) was refused for it"), "\(error)")
+            #expect(error.message.contains("The loaded(resolver:) hooks of DatabaseAssembly did not run."))
+            #expect((error.underlying as? ResolutionError)?.code == .containerClosed)
+            #expect(log.all == ["ClosingAssembly.assemble", "DatabaseAssembly.assemble", "ClosingAssembly.loaded"])
+        }
+    }
+
+    /// Threads apply an assembly whose `loaded` hook builds a `Disposable` singleton, each into children of the
+    /// app that it makes one after another, while the app closes: every `apply` either succeeds or throws
+    /// `containerClosed`, and every instance a hook built is disposed exactly once — by the close, or at once
+    /// when its container had closed while it was built. Run also under `swift test --sanitize=thread`.
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3, 16])
+    func applyingWhileTheParentClosesAppliesAllOrIsRefused(threads: Int) async throws {
+        let (log, builds) = (Log(), Counter())
+        let app = Container(name: "app")
+        let applied = Counter()
+        // Every child is kept until the app has closed it: a child dropped without `close()` disposes nothing,
+        // and a thread that sees the app closed may finish while the app is still closing its children.
+        let features = Lock<[Container]>([])
+        let outcomes = await raceOnThreads(threads + 1, within: .seconds(45)) { thread -> [String] in
+            if thread == threads {
+                while applied.value < threads * 20 { Thread.sleep(forTimeInterval: 0.000_1) }
+                app.close()
+                return []
+            }
+            var unexpected: [String] = []
+            for index in 0..<2_000 {
+                let feature = app.child(name: "feature\(thread)-\(index)")
+                features.withLock { $0.append(feature) }
+                do {
+                    try feature.apply(WarmingAssembly(log: log, builds: builds))
+                    applied.increment()
+                } catch let error as RegistrationError where error.code == .containerClosed {
+                    break
+                } catch {
+                    unexpected.append("\(error)")
+                }
+            }
+            if !app.isClosed { unexpected.append("gave up before the app closed") }
+            return unexpected
+        }
+        let results = try #require(outcomes, "a thread hung")
+        #expect(results.allSatisfy { $0.isEmpty }, "\(results.flatMap { $0 }.prefix(3))")
+        let disposed = log.entries
+        #expect(Set(disposed).count == disposed.count, "an instance was disposed twice")
+        #expect(disposed.count == builds.value, "built \(builds.value), disposed \(disposed.count)")
+        #expect(features.withLock { $0.allSatisfy(\.isClosed) })
     }
 
     @Test func registeringAfterApplyGoesStraightToTheContainer() throws {

@@ -26,7 +26,9 @@ extension Container {
     /// - Throws: `RegistrationError`: `assemblyFailed` naming the assembly and the step that failed, with the
     ///   assembly's error as `underlying` (when that is itself a `RegistrationError`, its `service` and
     ///   `location` are kept; otherwise `service` is the assembly's type); `behaviorFailed` when a behaviour
-    ///   threw while observing the applied registrations.
+    ///   threw while observing the applied registrations; `containerClosed` when the container is closed, or
+    ///   closes while the assemblies assemble (nothing is applied) or while the `loaded` hooks run and one of
+    ///   them is refused for it.
     public func apply(
         _ assemblies: any Assembly...,
         fileID: String = #fileID,
@@ -47,7 +49,7 @@ extension Container {
     ///   - assemblies: The assemblies, in the order to run them.
     ///   - fileID: The file of the call, printed in diagnostics; leave the default.
     ///   - line: The line of the call, printed in diagnostics; leave the default.
-    /// - Throws: `RegistrationError` (`assemblyFailed`, `behaviorFailed`).
+    /// - Throws: `RegistrationError` (`assemblyFailed`, `behaviorFailed`, `containerClosed`).
     public func apply(
         _ assemblies: [any Assembly],
         fileID: String = #fileID,
@@ -55,6 +57,8 @@ extension Container {
     ) throws(RegistrationError) {
         guard !assemblies.isEmpty else { return }
         let location = SourceLocation(fileID: fileID, line: line)
+        // No assembly runs for a closed container: `assemble(into:)` may make children or register elsewhere.
+        if isClosed { throw closed(applying: assemblies, at: location, .before) }
 
         if let outer = RegistrationBatch.active(for: self) {
             let mark = outer.mark()
@@ -94,7 +98,11 @@ extension Container {
             do {
                 try assembly.loaded(resolver: self)
             } catch {
-                throw loadFailed(assembly, error, skipped: Array(contents.assemblies[(index + 1)...]), at: location)
+                let skipped = Array(contents.assemblies[(index + 1)...])
+                if isClosed, Self.isClosedRefusal(error) {
+                    throw closed(applying: assemblies, at: location, .loading(assembly, skipped: skipped), error)
+                }
+                throw loadFailed(assembly, error, skipped: skipped, at: location)
             }
         }
         if let behaviorFailure { throw behaviorFailure }
@@ -112,6 +120,9 @@ extension Container {
         do {
             try assembly.assemble(into: self)
         } catch {
+            if isClosed, Self.isClosedRefusal(error) {
+                throw closed(applying: assemblies, at: location, .assembling(assembly), error)
+            }
             let assemblyName = Self.typeName(of: assembly)
             let registrationError = error as? RegistrationError
             throw RegistrationError(
@@ -122,7 +133,7 @@ extension Container {
                 existing: registrationError?.existing,
                 underlying: error,
                 message: "\(assemblyName).assemble(into:) threw while apply (at \(location)) was assembling "
-                    + "into \(name): \(error). Nothing was applied: the registrations that "
+                    + "into \(name): \(Self.sentence(error)) Nothing was applied: the registrations that "
                     + "\(Self.list(assemblies)) made in \(name) during this apply were dropped, and no "
                     + "loaded(resolver:) hook ran. Fix \(assemblyName), then apply the assemblies again."
             )
@@ -135,6 +146,7 @@ extension Container {
         allOf assemblies: [any Assembly],
         at location: SourceLocation
     ) -> RegistrationError {
+        if isClosed { return closed(applying: assemblies, at: location, .committing, error) }
         let index = contents.registrations.firstIndex {
             $0.location == error.location && $0.displayName == error.service
         }
@@ -171,10 +183,72 @@ extension Container {
             location: registrationError?.location ?? location,
             underlying: error,
             message: "\(assemblyName).loaded(resolver:) threw after apply (at \(location)) had applied the "
-                + "assemblies to \(name): \(error). The registrations of every assembly stay applied. "
-                + "\(notRun) Fix \(assemblyName).loaded(resolver:), or catch the error there if the step is "
-                + "optional."
+                + "assemblies to \(name). The registrations of every assembly stay applied. \(notRun) Fix "
+                + "\(assemblyName).loaded(resolver:), or catch the error there if the step is optional. It threw: "
+                + "\(error)"
         )
+    }
+
+    /// When in an `apply` its container was found closed.
+    private enum ClosedStep {
+        case before
+        case assembling(any Assembly)
+        case committing
+        case loading(any Assembly, skipped: [any Assembly])
+    }
+
+    /// `containerClosed` for an `apply` of `assemblies` that found this container closed at `step`.
+    private func closed(
+        applying assemblies: [any Assembly],
+        at location: SourceLocation,
+        _ step: ClosedStep,
+        _ underlying: (any Error)? = nil
+    ) -> RegistrationError {
+        let list = Self.list(assemblies)
+        let what: String
+        switch step {
+        case .before:
+            what = "no assembly ran."
+        case .assembling(let assembly):
+            what = "\(name) was closed while \(Self.typeName(of: assembly)).assemble(into:) ran, so nothing was "
+                + "applied and no loaded(resolver:) hook ran."
+        case .committing:
+            what = "\(name) was closed while the assemblies assembled, so nothing was applied and no "
+                + "loaded(resolver:) hook ran."
+        case .loading(let assembly, let skipped):
+            let notRun = skipped.isEmpty ? "" : " The loaded(resolver:) hooks of \(Self.list(skipped)) did not run."
+            what = "\(name) was closed while the loaded(resolver:) hooks ran, and "
+                + "\(Self.typeName(of: assembly)).loaded(resolver:) was refused for it: the registrations of this "
+                + "apply went with the close.\(notRun)"
+        }
+        // Why it is closed and the way out: as any closed container says, when it was closed before or with an
+        // ancestor; when it was closed itself during the apply, that the close should wait for the apply.
+        let closedDuringTheApply = switch step {
+        case .before: false
+        case .assembling, .committing, .loading: !ancestry.dropFirst().contains(where: \.isClosed)
+        }
+        let why = closedDuringTheApply
+            ? "Call close() only once apply(_:) has returned, or apply the assemblies to a container that is still open."
+            : closedDetail(.apply)
+        return RegistrationError(
+            code: .containerClosed,
+            service: list,
+            container: name,
+            location: location,
+            underlying: underlying,
+            message: "Cannot apply \(list) to \(name) (at \(location)): \(what) \(why)"
+        )
+    }
+
+    /// Whether `error` is a refusal by a closed container: a registration or a resolution.
+    private static func isClosedRefusal(_ error: any Error) -> Bool {
+        (error as? RegistrationError)?.code == .containerClosed || (error as? ResolutionError)?.code == .containerClosed
+    }
+
+    /// `error`'s text as a sentence to go on with: its description, ending in one full stop.
+    private static func sentence(_ error: any Error) -> String {
+        let text = "\(error)"
+        return text.hasSuffix(".") ? text : text + "."
     }
 
     private static func typeName(of assembly: any Assembly) -> String {

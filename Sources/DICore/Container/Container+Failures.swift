@@ -31,7 +31,7 @@ extension Container {
 
     /// What a closed container refuses.
     enum Refusal {
-        case resolve, register
+        case resolve, register, apply
     }
 
     /// Whether this container, one of its ancestors, or — through a test container — a base whose graph it
@@ -99,10 +99,17 @@ extension Container {
             case .register:
                 return "\(name) is closed. Register before calling close(), or register into a container that is "
                     + "still open."
+            case .apply:
+                return "\(name) is closed. Apply the assemblies before calling close(), or to a container that is "
+                    + "still open."
             }
         }
         let ancestorName = closedAncestor.name
-        let wayOut = refusal == .resolve ? "Resolve from" : "Register into"
+        let wayOut = switch refusal {
+        case .resolve: "Resolve from"
+        case .register: "Register into"
+        case .apply: "Apply the assemblies to"
+        }
         let closed = isClosed ? "\(name) is closed, and so is its ancestor \(ancestorName)"
             : "\(name)'s ancestor \(ancestorName) is closed, and \(name) is closing with it"
         return "\(closed): closing a container closes its "
