@@ -228,7 +228,8 @@ extension Container {
         case .assembling, .committing, .loading: !ancestry.dropFirst().contains(where: \.isClosed)
         }
         let why = closedDuringTheApply
-            ? "Call close() only once apply(_:) has returned, or apply the assemblies to a container that is still open."
+            ? "Call close() only once apply(_:) has returned, or apply the assemblies to a container that is still "
+                + "open."
             : closedDetail(.apply)
         return RegistrationError(
             code: .containerClosed,
