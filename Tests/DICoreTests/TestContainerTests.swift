@@ -252,7 +252,7 @@ private final class Tracked: Labelled, Disposable, Sendable {
     /// with advice to register the service, and not `nil` or a shorter list. From the test container and its
     /// child, over the closed container and over its child, and from a test container made afterwards.
     @Test(arguments: [false, true])
-    func aLookupThatReachesAClosedBaseIsRefusedNamingTheBase(overAChild: Bool) throws {
+    func aLookupThatReachesAClosedBaseIsRefusedNamingTheBase(overAChild: Bool) async throws {
         let app = try makeApp()
         let base = overAChild ? app.child(name: "feature") : app
         let test = Container.makeTestContainer(from: base, name: "test")
@@ -264,14 +264,18 @@ private final class Tracked: Labelled, Disposable, Sendable {
         let state = overAChild ? "feature's ancestor app is closed, and feature is closing with it" : "app is closed"
         for asker in [test, test.child(name: "screen"), late] {
             #expect(try asker.resolve(String.self) == "own")
-            let refusals: [(String, () throws -> Void)] = [
+            let refusals: [(String, () async throws -> Void)] = [
                 ("resolve", { _ = try asker.resolve(Database.self) }),
+                ("resolveAsync", { _ = try await asker.resolveAsync(Database.self) }),
                 ("resolveIfRegistered", { _ = try asker.resolveIfRegistered(Formatter.self) }),
                 ("resolveAll", { _ = try asker.resolveAll(String.self) }),
                 ("an optional", { _ = try asker.resolve(Formatter?.self) }),
+                ("a Lazy", { _ = try asker.resolve(Lazy<Database>.self).value }),
             ]
             for (call, refused) in refusals {
-                let error = try #require(throws: ResolutionError.self, "\(call) from \(asker.name)") { try refused() }
+                let error = try await #require(throws: ResolutionError.self, "\(call) from \(asker.name)") {
+                    try await refused()
+                }
                 #expect(error.code == .containerClosed, "\(call) from \(asker.name): \(error)")
                 #expect(error.description.contains(", and \(state):"), "\(call) from \(asker.name): \(error)")
                 #expect(error.description.contains("not looked up: app is closed"), "\(call): \(error)")
