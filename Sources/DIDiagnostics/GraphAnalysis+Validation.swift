@@ -159,7 +159,7 @@ extension GraphAnalysis {
                             continue
                         }
                         let context = LookupContext(container: live[node.context], key: ref.key, type: ref.type)
-                        let searched = live[node.context].ancestry.map(\.name).joined(separator: " → ")
+                        let searched = context.searchedContainers.joined(separator: " → ")
                         let missing = PathElement(missing: ref.type, name: ref.key.name, in: live[node.context])
                         add(Finding(
                             id: .missing, severity: .error, service: ref.display,

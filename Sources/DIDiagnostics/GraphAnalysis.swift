@@ -91,7 +91,8 @@ struct GraphAnalysis {
     /// Indexes containers and registrations and their dependencies.
     private mutating func index(observed: ObservedEdges) {
         var containerIndex: [ObjectIdentifier: Int] = [:]
-        let all = live.map { $0.registry.all }
+        // A test container's base chain is modelled as registered in the test container, as it resolves it.
+        let all = live.map(\.registrationsTreatedAsOwn)
         let total = all.reduce(0) { $0 + $1.count }
         registrations.reserveCapacity(total)
         owner.reserveCapacity(total)

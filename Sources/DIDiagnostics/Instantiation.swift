@@ -88,7 +88,7 @@ struct Instantiation {
             copies[ObjectIdentifier(original)] = copy
             ordered.append(copy)
             // All at once; should a lifetime refuse one of them here, the others still go in, one by one.
-            let clones = original.registry.all.map(clone)
+            let clones = original.registrationsTreatedAsOwn.map(clone)
             if (try? copy.insertNow(all: clones)) == nil {
                 for registration in clones { try? copy.insertNow(all: [registration]) }
             }

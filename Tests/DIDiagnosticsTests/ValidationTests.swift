@@ -38,6 +38,48 @@ import Testing
             """)
     }
 
+    /// A test container is validated with the graph it resolves: its base chain's registrations, as if
+    /// registered in the test container (which builds its own instances of them with dependencies from itself),
+    /// under its own overrides. The base's missing dependency is found from the test container, searched
+    /// through the base; an override that provides it fixes it for the test container alone — also for a
+    /// singleton of the base, whose dependencies the test container resolves from itself.
+    @Test func aTestContainerIsValidatedWithItsBaseGraphAndItsOverrides() throws {
+        let app = Container(name: "app")
+        try app.autoregister(Repository.self, scope: .singleton, fileID: "App/Setup.swift", line: 3,
+                             initializer: Repository.init)
+        try app.register(Cache.self) { _ in Cache() }
+        let feature = app.child(name: "feature")
+        let test = Container.makeTestContainer(from: feature, name: "test")
+        for asked in [test, test.child(name: "screen")] {
+            let missing = asked.validate().findings.filter { $0.id == .missing }
+            #expect(missing.map(\.service) == ["Database"], "validated from \(asked.name)")
+            // The singleton's dependencies come from the test container, whichever container asks.
+            #expect(missing.first?.message.contains("(searched test → feature → app)") == true, "\(missing)")
+            #expect(missing.first?.path.first?.location?.fileID == "App/Setup.swift")
+        }
+        try test.register(Database.self, scope: .singleton) { _ in Database(logger: ConsoleLogger()) }
+        #expect(test.validate().errors.isEmpty, "\(test.validate())")
+        #expect(app.validate().errors.map(\.id) == [.missing], "the base is validated as it is")
+        #expect(test.explain(Repository.self).description.contains("the instance is held by test"))
+    }
+
+    /// `validate(instantiating: true)` of a test container builds the base's services in copies of the test
+    /// container, under its overrides: the base's factory that fails is reported, and an override in the test
+    /// container that replaces it is built instead.
+    @Test func aTestContainerIsInstantiatedWithItsBaseGraphAndItsOverrides() throws {
+        let app = Container(name: "app")
+        try app.register(Database.self, scope: .singleton) { _ -> Database in throw BrokenFactory() }
+        try app.autoregister(Repository.self, initializer: Repository.init)
+        try app.register(Cache.self) { _ in Cache() }
+        let test = Container.makeTestContainer(from: app, name: "test")
+        let failed = test.validate(instantiating: true).errors
+        #expect(failed.map(\.service) == ["Database"], "\(failed)")
+        #expect(failed.first?.description.contains("the disk is full") == true, "\(failed)")
+        #expect(failed.count == app.validate(instantiating: true).errors.count)
+        try test.register(Database.self, scope: .singleton) { _ in Database(logger: ConsoleLogger()) }
+        #expect(test.validate(instantiating: true).errors.isEmpty, "\(test.validate(instantiating: true))")
+    }
+
     @Test func optionalDependencyIsNotMissing() throws {
         final class Consumer: Sendable { init(cache: Cache?) {} }
         let app = Container(name: "app")

@@ -23,6 +23,28 @@ import Testing
         #expect(reports.entries.contains { $0.hasPrefix("error[DI-CYCLE]: ") && $0.contains("Ping") })
     }
 
+    /// In a test container, `expectValid(Container.current)` checks the app's graph as the test resolves it:
+    /// the base's missing dependency is recorded, and an override in the test container that provides it is
+    /// enough.
+    @Test func inATestContainerItChecksTheBaseGraphWithTheTestsOverrides() throws {
+        let shop = try Shop.broken()
+        let reports = Log()
+        let report = FailureReporter.$injected.withValue(.capturing(reports.append)) {
+            withTestContainer(from: shop) { _ in expectValid(Container.current, allowing: [.cycle]) }
+        }
+        #expect(report.errors.map(\.id) == [.cycle, .missing])
+        #expect(reports.entries.count == 1)
+        #expect(reports.entries.first?.hasPrefix("error[DI-MISSING]: Receipt needs Printer") == true, "\(reports)")
+        let fixed = Log()
+        try FailureReporter.$injected.withValue(.capturing(fixed.append)) {
+            try withTestContainer(from: shop) { container in
+                try container.register(Shop.Printer.self) { _ in Shop.Printer() }
+                expectValid(Container.current, allowing: [.cycle])
+            }
+        }
+        #expect(fixed.entries.isEmpty, "\(fixed.entries)")
+    }
+
     @Test func failuresReachSwiftTestingAtTheCallSite() throws {
         let shop = try Shop.broken()
         let line = #line + 2

@@ -44,4 +44,27 @@ import Testing
         // The test container sees the shop's registrations: no false DI-MISSING was recorded.
         #expect(Container.current.name != "shop")
     }
+
+    /// In a test container the trait validates the shop's graph as the test resolves it, with the test's
+    /// overrides: the broken shop's missing `Printer` is recorded from the test container, and not once the
+    /// test container provides one.
+    @Test(.timeLimit(.minutes(1)))
+    func inATestContainerItValidatesTheBaseGraphWithTheOverrides() async throws {
+        let shop = try Shop.broken()
+        for provided in [false, true] {
+            let reports = Log()
+            try await FailureReporter.$injected.withValue(.capturing(reports.append)) {
+                try await withTestContainer(from: shop) { container in
+                    if provided { try container.register(Shop.Printer.self) { _ in Shop.Printer() } }
+                    try await ValidGraphTrait.validGraph(allowing: [.cycle]).provideScope(
+                        for: Test.current!, testCase: Test.Case.current
+                    ) {}
+                }
+            }
+            #expect(reports.entries.count == (provided ? 0 : 1), "\(reports.entries)")
+            if !provided {
+                #expect(reports.entries.first?.hasPrefix("error[DI-MISSING]: Receipt needs Printer") == true)
+            }
+        }
+    }
 }

@@ -61,7 +61,7 @@ package final class LookupContext: Sendable {
     }
 
     /// The names of the containers searched, nearest first.
-    var searchedContainers: [String] { visible.map(\.name) }
+    package var searchedContainers: [String] { visible.map(\.name) }
 
     /// A registration that was probably meant, with how far it is from the request.
     struct Match {
