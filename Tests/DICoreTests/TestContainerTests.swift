@@ -300,15 +300,10 @@ private final class Tracked: Labelled, Disposable, Sendable {
             _ = try app.register(Tracked.self, scope: .singleton) { _ in Tracked("\(builds.increment())", log: log) }
         }
         try register()
-        let outcomes = await raceOnThreads(threads + 1, within: .seconds(45)) { thread -> Bool in
-            if thread == threads {
-                return (0..<300).allSatisfy { _ in (try? register()) != nil }
-            }
-            return (0..<200).allSatisfy { _ in
-                let test = Container.makeTestContainer(from: app, name: "test")
-                defer { test.close() }
-                return (try? test.resolve(Tracked.self)) != nil
-            }
+        let outcomes = await registerAgain(register, whileThreads: threads) {
+            let test = Container.makeTestContainer(from: app, name: "test")
+            defer { test.close() }
+            return (try? test.resolve(Tracked.self)) != nil
         }
         #expect(outcomes == Array(repeating: true, count: threads + 1), "a thread failed or hung")
         let disposed = log.entries

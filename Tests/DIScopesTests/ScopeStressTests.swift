@@ -229,15 +229,10 @@ import Testing
             }
         }
         try register()
-        let outcomes = await raceOnThreads(threads + 1, within: Self.deadline) { thread -> Bool in
-            if thread == threads {
-                return (0..<300).allSatisfy { _ in (try? register()) != nil }
-            }
-            return (0..<200).allSatisfy { _ in
-                let child = app.child(name: "request", tags: ["session"])
-                defer { child.close() }
-                return (try? child.resolve(Widget.self)) != nil
-            }
+        let outcomes = await registerAgain(register, whileThreads: threads) {
+            let child = app.child(name: "request", tags: ["session"])
+            defer { child.close() }
+            return (try? child.resolve(Widget.self)) != nil
         }
         #expect(outcomes == Array(repeating: true, count: threads + 1), "a thread failed or hung")
         let disposed = log.entries

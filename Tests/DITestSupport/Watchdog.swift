@@ -105,6 +105,20 @@ package func raceOnThreads<Value: Sendable>(
     }
 }
 
+/// Registers a service again and again on one thread (`register`, 300 times) while `threads` other threads
+/// each make a container, resolve the service from it and close it (`use`, 200 times): whether every call of
+/// each thread succeeded, the registering thread's last; `nil` when they hung.
+package func registerAgain(
+    _ register: @escaping @Sendable () throws -> Void,
+    whileThreads threads: Int,
+    use: @escaping @Sendable () -> Bool
+) async -> [Bool]? {
+    await raceOnThreads(threads + 1, within: .seconds(45)) { thread in
+        if thread == threads { return (0..<300).allSatisfy { _ in (try? register()) != nil } }
+        return (0..<200).allSatisfy { _ in use() }
+    }
+}
+
 /// How one resolve of a stress or cycle test ended, comparable across threads.
 package enum Outcome: Sendable, Hashable, CustomStringConvertible {
     case instance(ObjectIdentifier)
