@@ -175,10 +175,20 @@ extension Container: Resolver {
         _ type: Service.Type = Service.self,
         name: String? = nil
     ) throws -> Service? {
+        try resolveIfRegistered(type, name: name, mayBeRelationship: true)
+    }
+
+    /// `resolveIfRegistered(_:name:)`; with `mayBeRelationship` `false` from a caller that knows `Service` is
+    /// no relationship type (an optional's path, which asked already), one runtime conformance lookup fewer
+    /// when nothing is registered.
+    @inline(__always)
+    func resolveIfRegistered<Service>(_ type: Service.Type, name: String?, mayBeRelationship: Bool) throws
+        -> Service?
+    {
         if isClosed { throw closedError(type, name: name) }
         guard let (registration, owner) = lookup(RegistrationKey(type, name: name)) else {
             // `Lazy<T>`, `Provider<T>`, `All<T>` need no registration of their own: present when `T` is.
-            if let relationship = type as? any RelationshipService.Type,
+            if mayBeRelationship, let relationship = type as? any RelationshipService.Type,
                relationship.isAvailable(in: self, name: name)
             {
                 return try resolve(type, name: name)

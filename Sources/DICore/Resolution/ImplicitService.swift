@@ -16,7 +16,7 @@ extension Optional: ImplicitService {
             guard relationship.isAvailable(in: container, name: name) else { return nil }
             return try container.resolve(Wrapped.self, name: name)
         }
-        return try container.resolveIfRegistered(Wrapped.self, name: name)
+        return try container.resolveIfRegistered(Wrapped.self, name: name, mayBeRelationship: false)
     }
 }
 
