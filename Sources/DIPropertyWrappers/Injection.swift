@@ -97,8 +97,8 @@ public struct Injection<Value> {
 
     private static func noOwner(_ location: SourceLocation) -> InjectionError {
         InjectionError(
-            code: .resolutionFailed, wrapper: "@Injection", service: ServiceName.readable(Value.self), requestedType: Value.self,
-            container: "no container", location: location, underlying: nil
+            code: .resolutionFailed, wrapper: "@Injection", service: ServiceName.readable(Value.self),
+            requestedType: Value.self, container: "no container", location: location, underlying: nil
         )
     }
 }

@@ -262,7 +262,9 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
             app.close()
             let disposed = log.entries
             #expect(Set(disposed).count == disposed.count, "disposed twice (async: \(async)): \(disposed.count)")
-            #expect(disposed.count == builds.value, "built \(builds.value), disposed \(disposed.count) (async: \(async))")
+            #expect(
+                disposed.count == builds.value, "built \(builds.value), disposed \(disposed.count) (async: \(async))"
+            )
         }
     }
 

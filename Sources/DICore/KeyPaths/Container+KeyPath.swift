@@ -160,8 +160,8 @@ extension Container {
             name: nil,
             path: ResolutionStack.current.path(then: PathElement(key: key.name, type: Service.self, in: self)),
             searchedContainers: ancestry.map(\.name),
-            detail: "\(keyName) (\(ServiceName.readable(Service.self))) is declared at \(key.location) without a default, so the app "
-                + "must provide it: register it in \(name) or an ancestor, for example "
+            detail: "\(keyName) (\(ServiceName.readable(Service.self))) is declared at \(key.location) without a "
+                + "default, so the app must provide it: register it in \(name) or an ancestor, for example "
                 + "`try app.register(\(keyName)) { r in … }`."
         )
     }
