@@ -19,7 +19,7 @@ extension Container {
         reportResolvedAfterTest(type, name: name)
         // The path's last step names the container whose close refused the lookup: this one, or the outermost
         // closed one it reads through.
-        let refusing = isClosed ? self : lookupPath.last { $0.container.isClosed }?.container ?? self
+        let refusing = isClosed ? self : registrationSources.last { $0.container.isClosed }?.container ?? self
         return ResolutionError(
             code: .containerClosed,
             requestedType: type,
@@ -52,24 +52,6 @@ extension Container {
         return false
     }
 
-    /// The containers a lookup from this one reads, nearest first: itself and its ancestors, then, from a test
-    /// container, its base and the base's ancestors; each with the test container it was reached through.
-    private var lookupPath: [(container: Container, through: (test: Container, base: Container)?)] {
-        var path: [(container: Container, through: (test: Container, base: Container)?)] = []
-        var through: (test: Container, base: Container)?
-        var current: Container? = self
-        while let container = current {
-            path.append((container, through))
-            if let parent = container.parent {
-                current = parent
-            } else {
-                through = container.testing.map { (container, $0.base) }
-                current = through?.base
-            }
-        }
-        return path
-    }
-
     /// Why this closed container (or this container, whose ancestor closed) refuses `refusal`, and the way
     /// out. Nobody may have called `close()` on it: closing a container closes its descendants, and a child
     /// made afterwards is closed from the start — the request container of a server whose app container closed
@@ -77,12 +59,13 @@ extension Container {
     /// closed the rest. A test container is not closed with its base: a lookup that reached its closed base
     /// is refused with that base named.
     func closedDetail(_ refusal: Refusal) -> String {
-        let beyond = lookupPath.dropFirst()
-        let closedInItsTree = beyond.last { $0.through == nil && $0.container.isClosed }?.container
+        // The containers a lookup reads beyond this one; a test container owns what it resolves through its base.
+        let beyond = registrationSources.dropFirst()
+        let closedInItsTree = beyond.last { $0.owner === $0.container && $0.container.isClosed }?.container
         if !isClosed, closedInItsTree == nil, let closedBeyond = beyond.last(where: \.container.isClosed),
-            let (test, base) = closedBeyond.through
+            let base = closedBeyond.owner.testing?.base
         {
-            let closed = closedBeyond.container
+            let (test, closed) = (closedBeyond.owner, closedBeyond.container)
             let subject = test === self ? "\(name) is a test container made from \(base.name)"
                 : "\(name) hangs below the test container \(test.name), made from \(base.name)"
             let state = closed === base ? "\(base.name) is closed"
