@@ -70,6 +70,8 @@ import Testing
         for outcome in seen {
             #expect(outcome.hasPrefix("containerClosed: "), "\(outcome)")
             #expect(outcome.contains("older's ancestor app is closed, and older is closing with it"), "\(outcome)")
+            // The headline names the container whose close refused the lookup: `older` is not closed (yet).
+            #expect(outcome.contains(": app is closed. older's ancestor"), "\(outcome)")
         }
     }
 
@@ -84,6 +86,9 @@ import Testing
         let error = try #require(throws: ResolutionError.self) { try late.resolve(Handle.self) }
         #expect(error.code == .containerClosed)
         #expect(error.description.contains("late"))
+        #expect(
+            error.message.contains(": late is closed. late is closed, and so is its ancestor app"), "\(error.message)"
+        )
         let registration = try #require(throws: RegistrationError.self) {
             try late.register(Int.self) { _ in 1 }
         }

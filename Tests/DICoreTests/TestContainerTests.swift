@@ -279,6 +279,7 @@ private final class Tracked: Labelled, Disposable, Sendable {
                 #expect(error.code == .containerClosed, "\(call) from \(asker.name): \(error)")
                 #expect(error.description.contains(", and \(state):"), "\(call) from \(asker.name): \(error)")
                 #expect(error.description.contains("not looked up: app is closed"), "\(call): \(error)")
+                #expect(error.message.hasSuffix(": app is closed. " + error.detail!), "headline: \(error.message)")
                 #expect(!error.description.contains("register it"), "\(call) from \(asker.name): \(error)")
             }
         }

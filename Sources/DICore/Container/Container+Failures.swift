@@ -34,6 +34,17 @@ extension Container {
         case resolve, register, apply
     }
 
+    /// Whose close makes this container refuse: its own, an ancestor's (closing a container closes its
+    /// descendants), or, through a test container, its base's (or an ancestor of the base's).
+    enum ClosedCause {
+        /// `close()` was called on this container.
+        case itself
+        /// `ancestor` closed, and this container with it.
+        case ancestor(Container)
+        /// The lookup reached `closed` through `test`, a test container made from `base` (or hanging below it).
+        case base(test: Container, base: Container, closed: Container)
+    }
+
     /// Whether this container, one of its ancestors, or — through a test container — a base whose graph it
     /// resolves is closed. A lookup that found nothing while an ancestor was closing — its registrations gone
     /// with its close, its descendants not closed yet — was refused by that close: `containerClosed`, not
@@ -41,7 +52,7 @@ extension Container {
     ///
     /// One read section around the walk, as the resolve fast path reads the published tables: a
     /// `resolveIfRegistered` that finds nothing pays this walk on every call.
-    var isClosedOnItsPath: Bool {
+    package var isClosedOnItsPath: Bool {
         let section = TableReclamation.enter()
         defer { TableReclamation.leave(section) }
         var current = Optional(Unsafe.Unowned(self))
@@ -52,6 +63,22 @@ extension Container {
         return false
     }
 
+    /// Whose close this container's lookups meet; `nil` when none is closed on its path. The outermost closed
+    /// container of its own tree is named, since closing it closed the rest; a test container is not closed
+    /// with its base, so a closed base is named only when nothing of the container's own tree is closed.
+    var closedCause: ClosedCause? {
+        // The containers a lookup reads beyond this one; a test container owns what it resolves through its base.
+        let beyond = registrationSources.dropFirst()
+        if let ancestor = beyond.last(where: { $0.owner === $0.container && $0.container.isClosed })?.container {
+            return .ancestor(ancestor)
+        }
+        if isClosed { return .itself }
+        guard let closedBeyond = beyond.last(where: \.container.isClosed),
+            let base = closedBeyond.owner.testing?.base
+        else { return nil }
+        return .base(test: closedBeyond.owner, base: base, closed: closedBeyond.container)
+    }
+
     /// Why this closed container (or this container, whose ancestor closed) refuses `refusal`, and the way
     /// out. Nobody may have called `close()` on it: closing a container closes its descendants, and a child
     /// made afterwards is closed from the start — the request container of a server whose app container closed
@@ -59,22 +86,11 @@ extension Container {
     /// closed the rest. A test container is not closed with its base: a lookup that reached its closed base
     /// is refused with that base named.
     func closedDetail(_ refusal: Refusal) -> String {
-        // The containers a lookup reads beyond this one; a test container owns what it resolves through its base.
-        let beyond = registrationSources.dropFirst()
-        let closedInItsTree = beyond.last { $0.owner === $0.container && $0.container.isClosed }?.container
-        if !isClosed, closedInItsTree == nil, let closedBeyond = beyond.last(where: \.container.isClosed),
-            let base = closedBeyond.owner.testing?.base
-        {
-            let (test, closed) = (closedBeyond.owner, closedBeyond.container)
-            let subject = test === self ? "\(name) is a test container made from \(base.name)"
-                : "\(name) hangs below the test container \(test.name), made from \(base.name)"
-            let state = closed === base ? "\(base.name) is closed"
-                : "\(base.name)'s ancestor \(closed.name) is closed, and \(base.name) is closing with it"
-            return "\(subject), and \(state): a closed container's registrations are gone, so the test container "
-                + "cannot resolve its graph. Close \(closed.name) only once the tests that use it are done, or make "
-                + "the test container from a container that is still open."
-        }
-        guard let closedAncestor = closedInItsTree else {
+        switch closedCause ?? .itself {
+        case .base(let test, let base, let closed):
+            return "\(closedBaseProblem(test: test, base: base, closed: closed)) Close \(closed.name) only once "
+                + "the tests that use it are done, or make the test container from a container that is still open."
+        case .itself:
             switch refusal {
             case .resolve:
                 return "\(name) was closed with close(); resolve from a container that is still open, or create a "
@@ -86,19 +102,61 @@ extension Container {
                 return "\(name) is closed. Apply the assemblies before calling close(), or to a container that is "
                     + "still open."
             }
+        case .ancestor(let ancestor):
+            let wayOut = switch refusal {
+            case .resolve: "Resolve from"
+            case .register: "Register into"
+            case .apply: "Apply the assemblies to"
+            }
+            return "\(closedWithAncestor(ancestor)): closing a container closes its descendants, also those made "
+                + "after it closed. \(wayOut) a container that is still open, and close \(ancestor.name) only once "
+                + "nothing uses its children (a server's app container: once the server has stopped taking requests)."
         }
-        let ancestorName = closedAncestor.name
-        let wayOut = switch refusal {
-        case .resolve: "Resolve from"
-        case .register: "Register into"
-        case .apply: "Apply the assemblies to"
+    }
+
+    /// What a diagnostic of this container (`validate()`, `graph()`, `explain(_:)`) says instead of describing
+    /// a graph that a close took away, and the way out; `nil` when nothing on its path is closed.
+    package var closedDiagnosis: (problem: String, help: String)? {
+        switch closedCause {
+        case nil:
+            return nil
+        case .itself:
+            return (
+                "\(name) is closed: close() dropped its registrations, so it resolves nothing and has no graph to "
+                    + "check.",
+                "Validate before calling close() (at start-up, once everything is registered), or validate a "
+                    + "container that is still open."
+            )
+        case .ancestor(let ancestor):
+            return (
+                "\(closedWithAncestor(ancestor)): closing a container closes its descendants, so \(name) resolves "
+                    + "nothing and has no graph to check.",
+                "Validate before closing \(ancestor.name), or validate a container that is still open."
+            )
+        case .base(let test, let base, let closed):
+            return (
+                closedBaseProblem(test: test, base: base, closed: closed),
+                "Close \(closed.name) only once the tests that use it are done, or make the test container from a "
+                    + "container that is still open."
+            )
         }
-        let closed = isClosed ? "\(name) is closed, and so is its ancestor \(ancestorName)"
-            : "\(name)'s ancestor \(ancestorName) is closed, and \(name) is closing with it"
-        return "\(closed): closing a container closes its "
-            + "descendants, also those made after it closed. \(wayOut) a container that is still open, and close "
-            + "\(ancestorName) only once nothing uses its children (a server's app container: once the server "
-            + "has stopped taking requests)."
+    }
+
+    /// "feature is closed, and so is its ancestor app", or "feature's ancestor app is closed, and feature is
+    /// closing with it".
+    private func closedWithAncestor(_ ancestor: Container) -> String {
+        isClosed ? "\(name) is closed, and so is its ancestor \(ancestor.name)"
+            : "\(name)'s ancestor \(ancestor.name) is closed, and \(name) is closing with it"
+    }
+
+    /// Why a lookup through `test`, made from `base`, meets the closed `closed`.
+    private func closedBaseProblem(test: Container, base: Container, closed: Container) -> String {
+        let subject = test === self ? "\(name) is a test container made from \(base.name)"
+            : "\(name) hangs below the test container \(test.name), made from \(base.name)"
+        let state = closed === base ? "\(base.name) is closed"
+            : "\(base.name)'s ancestor \(closed.name) is closed, and \(base.name) is closing with it"
+        return "\(subject), and \(state): a closed container's registrations are gone, so the test container "
+            + "cannot resolve its graph."
     }
 
     func aliasMismatch(_ alias: Registration, target: Registration, value: Any) -> ResolutionError {

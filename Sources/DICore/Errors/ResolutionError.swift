@@ -130,7 +130,13 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             headline = "Cannot resolve \(service) synchronously: its factory is async; use resolveAsync."
         case .factoryFailed:
             headline = "Cannot resolve \(service): its factory threw \(underlying.map { "\($0)" } ?? "an error")."
-        case .containerClosed: headline = "Cannot resolve \(service): the container is closed."
+        case .containerClosed:
+            // A refused lookup's step names the container whose close refused it, which the asker may not be.
+            if let refused = path.last, refused.location == nil, let container = refused.container {
+                headline = "Cannot resolve \(service): \(container) is closed."
+            } else {
+                headline = "Cannot resolve \(service): the container is closed."
+            }
         case .requiredKeyMissing:
             headline = "Cannot resolve \(service): the key is declared .required() and nothing provides it."
         case .depthLimitExceeded: headline = "Cannot resolve \(service): the dependency chain is too deep."
