@@ -10,7 +10,8 @@ extension DependencyGraph {
     /// {
     ///   "schemaVersion": 1,
     ///   "container": "app",
-    ///   "containers": [{"id": "c0", "name": "app", "tags": [], "parent": null, "ancestor": false}],
+    ///   "containers": [{"id": "c0", "name": "app", "tags": [], "parent": null, "ancestor": false,
+    ///                   "closed": false}],
     ///   "services": [{"id": "s0", "container": "c0", "service": "Logger", "type": "Logger", "name": null,
     ///                 "scope": "singleton", "file": "App/Setup.swift", "line": 7,
     ///                 "implementation": "ConsoleLogger", "aliasOf": null,
@@ -29,7 +30,8 @@ extension DependencyGraph {
     /// when nothing provides the dependency; `kind` is `declared`, `observed` or `alias`; `relationship` is
     /// how the dependent uses it: `direct` (a plain parameter, and every observed edge), `deferred`
     /// (`Lazy<T>`), `per-call` (`Provider<T>`), `assisted` (`Provider<T, Argument>`) or `collection`
-    /// (`All<T>`), and `null` for an alias edge. Schema version 1 gained `relationship` without a change of
+    /// (`All<T>`), and `null` for an alias edge. A container's `closed` is `true` once it is closed (its
+    /// registrations are gone). Schema version 1 gained `relationship` and `closed` without a change of
     /// version: no field changed meaning.
     ///
     /// - Returns: A JSON object, keys in a fixed order, one field per line.
@@ -45,6 +47,7 @@ extension DependencyGraph {
                 ("tags", .array(node.tags.map(JSON.string))),
                 ("parent", node.parent.map { .string("c\($0)") } ?? .null),
                 ("ancestor", .bool(node.isAncestor)),
+                ("closed", .bool(node.isClosed)),
             ])
         })))
         root.append(("services", .array(services.enumerated().map { index, node in

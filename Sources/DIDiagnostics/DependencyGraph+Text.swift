@@ -20,7 +20,8 @@ extension DependencyGraph {
     /// `→ X (app) [deferred]` for `Lazy<X>`, `[per-call]` for `Provider<X>`, `[assisted]` for
     /// `Provider<X, Argument>`, `[collection]` for `All<X>`. Findings are listed in brackets by ID; a graph made with
     /// `instantiating: true` also names the type each service was built as, when it differs
-    /// (`[implementation: ConsoleLogger]`).
+    /// (`[implementation: ConsoleLogger]`). A closed container is labelled `(closed)`, and a graph made from
+    /// one ends with its DI-CLOSED finding.
     ///
     /// - Returns: The tree, one line per container, registration and edge, ending with a summary line.
     public func text() -> String {
@@ -35,6 +36,10 @@ extension DependencyGraph {
                 container: index, prefix: "", branch: nil, names: names, widths: (widths, scopeWidths), into: &text
             )
         }
+        // A close is about the container, not one of its registrations: it has no line to be marked on.
+        for finding in findings where finding.id == .closed {
+            text += "\(finding.severity)[\(finding.id)]: \(finding.message)\n"
+        }
         let counts = Dictionary(grouping: findings, by: \.severity)
         let errors = counts[.error]?.count ?? 0
         let warnings = counts[.warning]?.count ?? 0
@@ -45,12 +50,14 @@ extension DependencyGraph {
         return text.text
     }
 
-    /// The label of a container: its name, then tags and `(ancestor)` when it is only shown for context.
+    /// The label of a container: its name, then tags, `(ancestor)` when it is only shown for context and
+    /// `(closed)` when it is closed.
     func containerLabel(_ index: Int) -> String {
         let container = containers[index]
         var label = container.name
         if !container.tags.isEmpty { label += " [tags: \(container.tags.joined(separator: ", "))]" }
         if container.isAncestor { label += " (ancestor)" }
+        if container.isClosed { label += " (closed)" }
         return label
     }
 

@@ -29,6 +29,8 @@ public struct DependencyGraph: Sendable {
         var services: [Int] = []
         /// Whether the container is an ancestor of the one the graph was made from (shown for context).
         let isAncestor: Bool
+        /// Whether the container is closed: it resolves nothing, and its registrations are gone.
+        let isClosed: Bool
     }
 
     struct ServiceNode: Sendable {

@@ -43,6 +43,9 @@ public struct Explanation: Sendable, CustomStringConvertible {
     public let suggestions: [String]
     /// The IDs of validation findings about it.
     public let findings: [Finding.ID]
+    /// Why nothing provides it because of a close — of the asked container, an ancestor, or a test
+    /// container's base — and the way out; `nil` when nothing on the lookup path is closed.
+    public let closed: (problem: String, help: String)?
 
     init<Service>(_ type: Service.Type, name: String?, in container: Container) {
         let key = RegistrationKey(type, name: name)
@@ -60,7 +63,11 @@ public struct Explanation: Sendable, CustomStringConvertible {
             current = analysis.containers[index].parent
         }
         lookupChain = chain
-        guard let found else {
+        // A closed container refuses every lookup, even of what its open ancestors register; a test container
+        // over a closed base still resolves what its own tree registers.
+        let refusesEverything = container.isClosed
+        guard let found, !refusesEverything else {
+            closed = container.closedDiagnosis
             provider = nil
             location = nil
             scope = nil
@@ -69,7 +76,8 @@ public struct Explanation: Sendable, CustomStringConvertible {
             dependencies = []
             dependents = []
             findings = []
-            suggestions = LookupContext(container: container, key: key, type: type).suggestions()
+            // A closed container's close matches would point at registrations that are gone.
+            suggestions = closed == nil ? LookupContext(container: container, key: key, type: type).suggestions() : []
             return
         }
         let node = analysis.services[found]
@@ -78,6 +86,7 @@ public struct Explanation: Sendable, CustomStringConvertible {
         location = node.location
         scope = node.scope
         suggestions = []
+        closed = nil
         var hidden: [String] = []
         var next = node.shadows
         while let index = next {
@@ -126,6 +135,11 @@ public struct Explanation: Sendable, CustomStringConvertible {
         let width = 14
         func row(_ label: String, _ value: String) { lines.append("  " + "\(label):".padded(to: width) + value) }
         guard let provider, let location, let scope else {
+            if let closed {
+                row("provided by", "nothing: \(closed.problem)")
+                row("help", closed.help)
+                return lines.joined(separator: "\n")
+            }
             row("provided by", "nothing: it is not registered in \(lookupChain.joined(separator: " → "))")
             if !suggestions.isEmpty {
                 lines.append("  did you mean:")

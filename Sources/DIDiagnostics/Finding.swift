@@ -35,6 +35,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// | `DI-BUILD` | error | building a service failed (`validate(instantiating: true)` only) |
     /// | `DI-SHADOW` | note | a child container hides a registration of an ancestor |
     /// | `DI-OPAQUE` | note | registrations whose dependencies are unknown without running them |
+    /// | `DI-CLOSED` | error | the container, an ancestor or a test container's base is closed: no graph to check |
     ///
     /// ```swift
     /// if finding.id == .cycle { … }
@@ -66,6 +67,9 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         public static let shadow = ID("DI-SHADOW")
         /// Registrations whose dependencies are unknown: closure factories never seen resolving.
         public static let opaque = ID("DI-OPAQUE")
+        /// The validated container is closed, or closing with an ancestor, or a test container whose base is
+        /// closed: a close dropped the registrations it would resolve, so there is no graph to check.
+        public static let closed = ID("DI-CLOSED")
 
         /// The identifier as printed: `DI-MISSING`.
         public var description: String { rawValue }

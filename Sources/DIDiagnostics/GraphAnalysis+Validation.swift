@@ -32,6 +32,7 @@ extension GraphAnalysis {
                 ))
             }
         }
+        checkClosed()
         checkShadows()
         walk()
         checkOpaque()
@@ -64,6 +65,16 @@ extension GraphAnalysis {
                 help: "Nothing to do if the override is meant; otherwise remove one of the two registrations."
             ), about: index)
         }
+    }
+
+    /// DI-CLOSED: a close took away the registrations the asked container resolves. Without this, a closed
+    /// container would validate as an empty graph with no errors. A closed descendant is not a finding: a
+    /// request's container that finished is closed, and the tree above it still works.
+    private mutating func checkClosed() {
+        guard let (problem, help) = asked.closedDiagnosis else { return }
+        findings.append(Finding(
+            id: .closed, severity: .error, service: asked.name, container: asked.name, message: problem, help: help
+        ))
     }
 
     /// DI-OPAQUE: one note listing the registrations whose edges are unknown.

@@ -103,7 +103,8 @@ struct GraphAnalysis {
             containerIndex[ObjectIdentifier(container)] = i
             let parent = container.parent.flatMap { containerIndex[ObjectIdentifier($0)] }
             containers.append(.init(
-                name: container.name, tags: container.tags.sorted(), parent: parent, isAncestor: i < askedIndex
+                name: container.name, tags: container.tags.sorted(), parent: parent, isAncestor: i < askedIndex,
+                isClosed: container.isClosed
             ))
             if let parent { containers[parent].children.append(i) }
             containers[i].services = Array(registrations.count..<registrations.count + all[i].count)

@@ -32,7 +32,7 @@ import Testing
 
     @Test func theArticlesOutputsAreWhatTheCallsPrint() throws {
         let blocks = try Self.articleBlocks()
-        try #require(blocks.count >= 4, "the article's text blocks: \(blocks.count)")
+        try #require(blocks.count >= 5, "the article's text blocks: \(blocks.count)")
         let (app, checkout) = try Self.documentedTree()
         #expect(blocks[0] == app.validate(instantiating: true).description)
         #expect(blocks[1] == app.graph().text())
@@ -41,9 +41,12 @@ import Testing
         // is compared without them.
         _ = try app.resolve(Cache.self)
         let trace = try checkout.trace { _ = try checkout.resolve(ViewModel.self) }
-        let withoutDurations = blocks[3].split(separator: "\n").map { line in
+        let withoutDurations = blocks[4].split(separator: "\n").map { line in
             line.replacing(#/ {2}[0-9.]+ ms$/#, with: "")
         }.joined(separator: "\n")
         #expect(withoutDurations == trace.log(includingDurations: false))
+        // The explanation of a service that a close took away.
+        app.close()
+        #expect(blocks[3] == checkout.explain(Repository.self).description)
     }
 }

@@ -45,6 +45,18 @@ import Testing
         #expect(fixed.entries.isEmpty, "\(fixed.entries)")
     }
 
+    /// A closed container's registrations are gone: without DI-CLOSED it validated as an empty graph, and
+    /// `expectValid` passed.
+    @Test func aClosedContainerIsRecordedNotPassed() throws {
+        let shop = try Shop.valid()
+        shop.close()
+        let reports = Log()
+        let report = FailureReporter.$injected.withValue(.capturing(reports.append)) { expectValid(shop) }
+        #expect(report.errors.map(\.id) == [.closed])
+        #expect(reports.entries.count == 1)
+        #expect(reports.entries.first?.hasPrefix("error[DI-CLOSED]: shop is closed: ") == true, "\(reports.entries)")
+    }
+
     @Test func failuresReachSwiftTestingAtTheCallSite() throws {
         let shop = try Shop.broken()
         let line = #line + 2
