@@ -144,6 +144,27 @@ extension ServiceKeys {
         #expect(text.contains("DICoreTests/ServiceKeyTests.swift"))
     }
 
+    /// A test container's lookup goes on through its base's tree: the error lists those containers too, and
+    /// says where a provider serves one test and where every test.
+    @Test func requiredKeyMissingFromATestContainerListsItsBaseChain() throws {
+        let app = Container(name: "app")
+        let test = Container.makeTestContainer(from: app.child(name: "feature"), name: "test")
+        for asker in [test, test.child(name: "screen")] {
+            let error = try #require(throws: ResolutionError.self) { try asker.resolve(\.analytics) }
+            #expect(error.code == .requiredKeyMissing)
+            #expect(error.searchedContainers == ancestryNames(asker) + ["feature", "app"])
+            #expect(error.description.contains(
+                "register it in \(asker.name) for this test alone, or in app for every test"
+            ), "\(error)")
+        }
+        try app.register(\.analytics) { _ in Telemetry() }
+        #expect(try test.resolve(\.analytics) is Telemetry)
+    }
+
+    private func ancestryNames(_ container: Container) -> [String] {
+        container.parent.map { [container.name] + ancestryNames($0) } ?? [container.name]
+    }
+
     @Test func requiredKeyProvidedByTheAppResolvesEverywhereBelow() throws {
         let app = Container(name: "app")
         try app.register(\.analytics) { _ in Telemetry() }

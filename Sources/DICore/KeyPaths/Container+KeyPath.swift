@@ -154,14 +154,19 @@ extension Container {
 
     private func requiredKeyMissing<Service>(_ key: ServiceKey<Service>) -> ResolutionError {
         let keyName = "\\.\(key.name)"
+        // A test container's lookup goes on through its base's tree, which the app registers in.
+        let searched = registrationSources.map(\.container.name)
+        let place = isInTestContainer && searched.count > ancestry.count
+            ? "register it in \(name) for this test alone, or in \(searched.last ?? name) for every test"
+            : "register it in \(name) or an ancestor"
         return ResolutionError(
             code: .requiredKeyMissing,
             requestedType: Service.self,
             name: nil,
             path: ResolutionStack.current.path(then: PathElement(key: key.name, type: Service.self, in: self)),
-            searchedContainers: ancestry.map(\.name),
+            searchedContainers: searched,
             detail: "\(keyName) (\(ServiceName.readable(Service.self))) is declared at \(key.location) without a "
-                + "default, so the app must provide it: register it in \(name) or an ancestor, for example "
+                + "default, so the app must provide it: \(place), for example "
                 + "`try app.register(\(keyName)) { r in … }`."
         )
     }
