@@ -116,6 +116,7 @@ private struct NeedsMissingKey {
         #expect(text.contains("ResolutionError.notRegistered: Cannot resolve Database \"primray\""))
         #expect(text.contains("searched:  feature → app"))
         #expect(text.contains("Did you mean \"primary\"?"))
+        #expect(text.contains("fix:       pass name: \"primary\": try container.resolve(Database.self, name: \"primary\")"))
     }
 
     @Test func valueCanBeReplacedByHand() throws {
