@@ -12,7 +12,8 @@ import DICore
 ///     Database "primary" not found  in app
 ///   did you mean:
 ///     - Database is registered without a name in app (App/Setup.swift:9): resolve it without `name:`.
-///   help: register Database "primary" in app or an ancestor, or remove the dependency.
+///   help: in the factory of Repository (App/Setup.swift:14), resolve it without a name, or register
+///         Database "primary" in app or an ancestor
 /// ```
 ///
 /// Match on `id`, never on the text: the IDs are stable, the wording may improve.

@@ -179,7 +179,10 @@ extension GraphAnalysis {
                                 + "\(containers[node.context].name) or an ancestor (searched \(searched)).",
                             path: path(to: id) + [missing],
                             suggestions: context.suggestions(),
-                            help: context.fix(code: .notRegistered) ?? "Register \(ref.display)."
+                            help: context.fix(
+                                code: .notRegistered,
+                                neededBy: LookupContext.Dependent(service: holder.display, location: holder.location)
+                            ) ?? "Register \(ref.display)."
                         ), about: node.service)
                     }
                 }

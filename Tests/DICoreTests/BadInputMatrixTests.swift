@@ -87,6 +87,17 @@ extension ServiceKeys {
             }
         }
 
+        /// The words of the way out when the request is made through `entry`: a request a factory makes is
+        /// changed in that factory, not at a `container.resolve` of the caller's.
+        func wayOut(via entry: Entry) -> [String] {
+            switch (self, entry) {
+            case (.wrongName, .throughResolver):
+                ["fix:       in the factory of Wrapper \"wrapping\" (DICoreTests/BadInputMatrixTests.swift:",
+                 "), resolve it with name: \"primary\""]
+            default: expected.wayOut
+            }
+        }
+
         /// What the error must say: its code, words naming the problem, words of the way out.
         var expected: (code: ResolutionError.Code, problem: [String], wayOut: [String]) {
             switch self {
@@ -229,7 +240,7 @@ extension ServiceKeys {
             let expected = input.expected
             #expect(error.code == expected.code, "\(error)")
             let text = error.description
-            for words in expected.problem + expected.wayOut {
+            for words in expected.problem + input.wayOut(via: entry) {
                 #expect(text.contains(words), "missing \"\(words)\" in:\n\(text)")
             }
             if entry == .throughResolver {
@@ -256,6 +267,7 @@ extension ServiceKeys {
         let app = Container(name: "app")
         try app.register(Healthy.self, scope: .singleton) { _ in Healthy() }
         try app.register(Report.self) { (_: any Resolver, quarter: String) in Report(quarter: quarter) }
+        let wrapperLine = #line + 1
         try app.register(Wrapper.self) { r in
             _ = try r.resolve(Report.self, argument: 3)
             return Wrapper()
@@ -271,8 +283,11 @@ extension ServiceKeys {
         }
         #expect(error.code == .argumentMismatch)
         #expect(error.message.contains("takes arguments (String)"), "\(error)")
-        #expect(error.description.contains("fix:       pass its argument: try container.resolve(Report.self, argument: <String>)"),
-                "\(error)")
+        let fix = call == .wrongTypeThroughResolver
+            ? "fix:       in the factory of Wrapper (DICoreTests/BadInputMatrixTests.swift:\(wrapperLine)), pass its "
+                + "argument: try r.resolve(Report.self, argument: <String>)"
+            : "fix:       pass its argument: try container.resolve(Report.self, argument: <String>)"
+        #expect(error.description.contains(fix), "\(error)")
         #expect(!error.description.contains("register it"))
         #expect(try app.resolve(Report.self, argument: "Q3").quarter == "Q3")
         _ = try app.resolve(Healthy.self)

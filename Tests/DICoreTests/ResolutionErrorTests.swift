@@ -148,6 +148,33 @@ import Testing
         #expect(error.description.contains("fix:       pass name: \"primary\""))
     }
 
+    /// A dependency is asked for by its dependent's factory: the fix changes the request there (or registers
+    /// what it asks for), not at a `container.resolve` the caller never wrote.
+    @Test func aDependencysFixPointsAtTheFactoryThatAskedForIt() throws {
+        let app = Container(name: "app")
+        let line = #line + 1
+        try app.register(Repository.self) { r in Repository(database: try r.resolve(Database.self, name: "primary")) }
+        try app.register(Database.self) { _ in Database(logger: ConsoleLogger()) }
+        let unnamed = try #require(throws: ResolutionError.self) { try app.resolve(Repository.self) }
+        #expect(unnamed.description.contains(
+            "fix:       in the factory of Repository (DICoreTests/ResolutionErrorTests.swift:\(line)), resolve it "
+                + "without a name, or register Database \"primary\" in app or an ancestor"
+        ), "\(unnamed)")
+
+        let other = Container(name: "other")
+        try other.register(Database.self, name: "primary") { _ in Database(logger: ConsoleLogger()) }
+        let otherLine = #line + 1
+        try other.register(Repository.self) { r in Repository(database: try r.resolve(Database.self)) }
+        let named = try #require(throws: ResolutionError.self) { try other.resolve(Repository.self) }
+        #expect(named.description.contains(
+            "fix:       in the factory of Repository (DICoreTests/ResolutionErrorTests.swift:\(otherLine)), resolve it "
+                + "with name: \"primary\", or register Database without a name in other or an ancestor"
+        ), "\(named)")
+        // The request of the caller's own code keeps the fix that changes it.
+        let direct = try #require(throws: ResolutionError.self) { try other.resolve(Database.self) }
+        #expect(direct.description.contains("fix:       pass name: \"primary\": try container.resolve("), "\(direct)")
+    }
+
     @Test func serviceWithArgumentsResolvedWithoutThemSaysItTakesArguments() async throws {
         struct Report: Sendable { let quarter: String }
         let app = Container(name: "app")

@@ -34,7 +34,8 @@ import Testing
               did you mean:
                 - Database "primary" is registered under the name "primary" in app (App/Setup.swift:9): \
             pass name: "primary".
-              help: pass name: "primary": try container.resolve(Database.self, name: "primary")
+              help: in the factory of Repository (App/Setup.swift:12), resolve it with name: "primary", or register \
+            Database without a name in app or an ancestor
             """)
     }
 

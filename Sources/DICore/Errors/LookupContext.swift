@@ -75,15 +75,49 @@ package final class LookupContext: Sendable {
         /// The way out when this match is the best one and likely enough to be what was meant; `nil`
         /// keeps the default way out (register the service).
         let fix: String?
+        /// The way out when a dependent's factory made the request, if it differs from `fix` (which changes a
+        /// request the caller wrote).
+        var dependencyFix: (@Sendable (Dependent) -> String)? = nil
     }
 
     /// Registrations that were probably meant, likeliest first.
     package func suggestions() -> [String] { matches().map(\.sentence) }
 
+    /// The service whose factory asked for the missing one: a dependency is asked for by its dependent's
+    /// factory (or, for `autoregister`, by type from its initializer), so a fix that changes the request is
+    /// made there, not at a `container.resolve` the caller wrote.
+    package struct Dependent: Sendable {
+        /// The dependent as people write it: `Database`.
+        let service: String
+        /// Where it was registered.
+        let location: SourceLocation
+
+        package init(service: String, location: SourceLocation) {
+            self.service = service
+            self.location = location
+        }
+
+        /// The dependent of the last step of `path`: the step before it, when it is a registration's (not a
+        /// relationship's, whose request its owner declared).
+        init?(of path: [PathElement]) {
+            guard path.count > 1 else { return nil }
+            let step = path[path.count - 2]
+            guard !step.isDeferred, let location = step.location else { return nil }
+            self.init(service: step.description, location: location)
+        }
+
+        /// "in the factory of Database (App/Setup.swift:9),".
+        var factory: String { "in the factory of \(service) (\(location))," }
+    }
+
     /// The way out, as one line of code: it follows the likeliest close match when there is one.
-    package func fix(code: ResolutionError.Code) -> String? {
+    ///
+    /// - Parameter dependent: The service whose factory asked, when the lookup was for a dependency.
+    package func fix(code: ResolutionError.Code, neededBy dependent: Dependent? = nil) -> String? {
         guard code == .notRegistered || code == .argumentMismatch else { return nil }
-        if let fix = matches().first?.fix { return fix }
+        if let best = matches().first, let fix = best.fix {
+            return dependent.flatMap { best.dependencyFix?($0) } ?? fix
+        }
         return "register it in \(containerName) or an ancestor: "
             + "try container.register(\(ServiceName.key(type, name: key.name))) { r in … }"
     }
@@ -174,7 +208,8 @@ package final class LookupContext: Sendable {
                 rank: 0,
                 sentence: "\(shown) is registered without runtime arguments in \(owner.name) "
                     + "(\(registration.location)): resolve it without arguments.",
-                fix: "resolve it without arguments: \(call))"
+                fix: "resolve it without arguments: \(call))",
+                dependencyFix: { "\($0.factory) resolve it without arguments" }
             )
         }
         let taking = registration.argumentTypes.map(ServiceName.readable)
@@ -186,37 +221,56 @@ package final class LookupContext: Sendable {
             sentence: "\(shown) takes arguments (\(taking.joined(separator: ", "))) in \(owner.name) "
                 + "(\(registration.location)): pass \(taking.count == 1 ? "it" : "them") with "
                 + "resolve(_:\(label):).",
-            fix: "pass its \(label): \(call), \(label): \(placeholders))"
+            fix: "pass its \(label): \(call), \(label): \(placeholders))",
+            dependencyFix: { [type, key] dependent in
+                "\(dependent.factory) pass its \(label): "
+                    + "try r.resolve(\(ServiceName.key(type, name: key.name)), \(label): \(placeholders))"
+            }
         )
     }
 
     private func nameMatch(_ registration: Registration, in owner: Holder) -> Match {
         let shown = registration.displayName
         let place = "in \(owner.name) (\(registration.location))"
+        let containerName = containerName
+        let asked = ServiceName.describe(type, name: key.name)
         switch (registration.key.name, key.name) {
-        case (nil, let asked?):
+        case (nil, let name?):
             return Match(
-                distance: asked.count,
+                distance: name.count,
                 rank: 1,
                 sentence: "\(shown) is registered without a name \(place): resolve it without `name:`.",
-                fix: "resolve it without a name: try container.resolve(\(ServiceName.metatype(type)))"
+                fix: "resolve it without a name: try container.resolve(\(ServiceName.metatype(type)))",
+                dependencyFix: { dependent in
+                    "\(dependent.factory) resolve it without a name, or register \(asked) in \(containerName) or an "
+                        + "ancestor"
+                }
             )
         case (let other?, nil):
             return Match(
                 distance: other.count,
                 rank: 1,
                 sentence: "\(shown) is registered under the name \"\(other)\" \(place): pass name: \"\(other)\".",
-                fix: "pass name: \"\(other)\": try container.resolve(\(ServiceName.key(type, name: other)))"
+                fix: "pass name: \"\(other)\": try container.resolve(\(ServiceName.key(type, name: other)))",
+                dependencyFix: { dependent in
+                    "\(dependent.factory) resolve it with name: \"\(other)\", or register \(asked) without a name "
+                        + "in \(containerName) or an ancestor"
+                }
             )
-        case (let other?, let asked?):
-            let distance = Self.distance(other, asked)
-            let isTypo = distance <= Self.closeDistance(for: asked)
+        case (let other?, let name?):
+            let distance = Self.distance(other, name)
+            let isTypo = distance <= Self.closeDistance(for: name)
+            var dependencyFix: (@Sendable (Dependent) -> String)? = nil
+            if isTypo {
+                dependencyFix = { dependent in "\(dependent.factory) resolve it with name: \"\(other)\"" }
+            }
             return Match(
                 distance: distance,
                 rank: 1,
                 sentence: "\(shown) is registered \(place)." + (isTypo ? " Did you mean \"\(other)\"?" : ""),
                 fix: isTypo
-                    ? "pass name: \"\(other)\": try container.resolve(\(ServiceName.key(type, name: other)))" : nil
+                    ? "pass name: \"\(other)\": try container.resolve(\(ServiceName.key(type, name: other)))" : nil,
+                dependencyFix: dependencyFix
             )
         case (nil, nil):
             return Match(distance: 0, rank: 1, sentence: "\(shown) is registered \(place).", fix: nil)

@@ -181,7 +181,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             lines.append("  close matches:")
             lines += suggestions.map { "    - \($0)" }
         }
-        if let fix = context?.fix(code: code) {
+        if let fix = context?.fix(code: code, neededBy: LookupContext.Dependent(of: path)) {
             lines.append("  fix:       \(fix)")
         }
         return lines.joined(separator: "\n")
