@@ -332,11 +332,15 @@ extension ServiceKeys {
         _ = try app.resolve(Healthy.self)
     }
 
-    @Test(arguments: RegistrationEntry.allCases)
-    func registeringIntoAClosedContainerIsRefused(_ entry: RegistrationEntry) throws {
+    /// Refused for being closed, also when the registration would be refused for something else too (here an
+    /// ancestor's `overridable: false` registration of the key): the close is the refusal no change to the
+    /// registration undoes, and advice about the other would send the reader the wrong way first.
+    @Test(arguments: RegistrationEntry.allCases, [false, true])
+    func registeringIntoAClosedContainerIsRefused(_ entry: RegistrationEntry, finalInTheParent: Bool) throws {
         let app = Container(name: "app")
         let feature = app.child(name: "feature")
         try app.register(Healthy.self, scope: .singleton) { _ in Healthy() }
+        if finalInTheParent { try app.register(Probe.self, overridable: false) { _ in Probe() } }
         feature.close()
         let error = try #require(throws: RegistrationError.self) { try Self.register(via: entry, in: feature) }
         let refused = entry == .apply ? error.underlying as? RegistrationError ?? error : error
@@ -344,7 +348,7 @@ extension ServiceKeys {
         #expect(refused.description.contains("closed"))
         #expect(refused.description.contains("close()"), "the way out is missing: \(refused)")
         _ = try app.resolve(Healthy.self)
-        try Self.register(via: entry, in: app.child(name: "open"))
+        if !finalInTheParent { try Self.register(via: entry, in: app.child(name: "open")) }
     }
 
     // MARK: Closed ancestors

@@ -202,6 +202,9 @@ extension Container {
     /// the behaviours. Inside `apply(_:)` of assemblies, the registration is staged instead.
     package func add(_ registration: Registration) throws(RegistrationError) {
         if try staged([registration]) { return }
+        // Refused for being closed before anything else: that is the one refusal that no change to the
+        // registration undoes. (The registry checks again, under its lock, in case a close comes meanwhile.)
+        if isClosed { throw RegistrationError.closed(registration, in: self) }
         if case .lifetime(let lifetime) = registration.scope.kind {
             try lifetime.validate(registration, in: self)
         }
@@ -223,6 +226,7 @@ extension Container {
 
     /// Adds several registrations, all or none, at once: no staging, no behaviours.
     package func insertNow(all registrations: [Registration]) throws(RegistrationError) {
+        if isClosed, let first = registrations.first { throw RegistrationError.closed(first, in: self) }
         for registration in registrations {
             if case .lifetime(let lifetime) = registration.scope.kind {
                 try lifetime.validate(registration, in: self)
