@@ -55,6 +55,23 @@ import Testing
         #expect(try app.resolve(Int.self, name: "level0") == 300)
     }
 
+    /// The error keeps the whole path; its description prints the two ends of it, not two hundred rows.
+    @Test func aChainAtTheLimitPrintsItsEnds() throws {
+        let app = try Self.chain(300)
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(Int.self, name: "level0") }
+        let limit = Container.resolutionDepthLimit
+        #expect(error.path.count == limit + 1)
+        let lines = error.description.split(separator: "\n")
+        let omitted = limit + 1 - 16
+        #expect(lines.count == 2 + 16 + 1, "\(error)")
+        #expect(lines[1].hasPrefix("  path:      Int \"level0\" → Int \"level1\" → "), "\(lines[1])")
+        let gap = "Int \"level7\" → … \(omitted) more steps … → Int \"level\(limit - 7)\""
+        #expect(lines[1].contains(gap), "\(lines[1])")
+        #expect(lines[1].hasSuffix("Int \"level\(limit)\""), "\(lines[1])")
+        #expect(lines[10] == "    … \(omitted) more steps …", "\(error)")
+        #expect(lines.last?.hasPrefix("    Int \"level\(limit)\"") == true, "\(error)")
+    }
+
     @Test func aDeepSingletonChainBuildsWithoutHoldingALockPerLevel() throws {
         let app = try Self.chain(150, scope: .singleton)
         #expect(try app.resolve(Int.self, name: "level0") == 150)

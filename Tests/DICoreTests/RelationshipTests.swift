@@ -208,8 +208,14 @@ import Testing
         #expect(lazyError.code == .containerClosed)
         #expect(lazyError.description.contains("request"))
         #expect(lazyError.path.first?.isDeferred == true)
+        // Released, not closed: nobody called close(), and the headline does not say so.
+        #expect(
+            lazyError.message.hasPrefix("Cannot resolve Lazy<Cache>: request, the container it was made in, is gone."),
+            "\(lazyError.message)"
+        )
         let providerError = try #require(throws: ResolutionError.self) { try provider() }
         #expect(providerError.code == .containerClosed)
+        #expect(providerError.message.contains(": request, the container it was made in, is gone."), "\(providerError)")
     }
 
     @Test func aLazyKeepsItsValueAfterItsContainerIsReleased() throws {

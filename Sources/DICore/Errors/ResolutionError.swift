@@ -134,6 +134,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             // A refused lookup's step names the container whose close refused it, which the asker may not be.
             if let refused = path.last, refused.location == nil, let container = refused.container {
                 headline = "Cannot resolve \(service): \(container) is closed."
+            } else if let relationship = path.last, relationship.isDeferred, let container = relationship.container {
+                // A relationship used after the container it was made in was released (freed, not closed).
+                headline = "Cannot resolve \(service): \(container), the container it was made in, is gone."
             } else {
                 headline = "Cannot resolve \(service): the container is closed."
             }
@@ -147,18 +150,31 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         return headline + " " + detail
     }
 
+    /// How many steps of a path `description` prints; of a longer one, the first and the last half of them.
+    static let printedSteps = 16
+
     /// The whole diagnosis: the headline, the path with where each step was registered, the containers
     /// searched, close matches and the way out.
     public var description: String {
         var lines = ["ResolutionError.\(code): \(message)"]
+        // A chain that reached the depth limit has hundreds of steps: its ends say where it starts and where
+        // it loops, the middle is left out.
+        let (head, omitted, tail) = path.count > Self.printedSteps
+            ? (Array(path.prefix(Self.printedSteps / 2)), path.count - Self.printedSteps,
+               Array(path.suffix(Self.printedSteps / 2)))
+            : (path, 0, [])
+        let gap = "… \(omitted) more steps …"
         if path.count > 1 || code == .circularDependency {
-            lines.append("  path:      \(path.arrowed)")
+            let arrowed = omitted == 0 ? path.arrowed : "\(head.arrowed) → \(gap) → \(tail.arrowed)"
+            lines.append("  path:      \(arrowed)")
         }
-        let width = path.map { $0.description.count }.max() ?? 0
-        let places = path.map(\.place)
+        let printed = head + tail
+        let width = printed.map { $0.description.count }.max() ?? 0
+        let places = printed.map(\.place)
         let placeWidth = places.map(\.count).max() ?? 0
-        let scopeWidth = path.map { ($0.scope ?? "").count }.max() ?? 0
-        for (step, place) in zip(path, places) {
+        let scopeWidth = printed.map { ($0.scope ?? "").count }.max() ?? 0
+        for (index, (step, place)) in zip(printed, places).enumerated() {
+            if omitted > 0, index == head.count { lines.append("    \(gap)") }
             let label = step.description.padded(to: width)
             if let location = step.location {
                 let scope = (step.scope ?? "").padded(to: scopeWidth)
