@@ -1,11 +1,12 @@
 import DICore
 import DIDiagnostics
+import DITestSupport
 import Testing
 
 /// A close takes away the registrations a container resolves. Its diagnostics say so (DI-CLOSED) instead of
 /// describing an empty graph with no errors — which `expectValid` and a start-up check would take for a pass —
 /// or reporting a registered service as not registered.
-@Suite struct ClosedContainerDiagnosticsTests {
+@Suite(.timeLimit(.minutes(1))) struct ClosedContainerDiagnosticsTests {
     /// Where the close is, seen from the container the diagnostics are asked of.
     enum Closing: String, CaseIterable, Sendable {
         /// `close()` on the container itself.
@@ -113,6 +114,39 @@ import Testing
               dependents:   none known
               findings:     DI-OPAQUE
             """)
+    }
+
+    /// Diagnostics of a container whose ancestor closes meanwhile see the tree before the close, or say it is
+    /// closed: a report never shows the registrations a close took away as missing without saying why, and
+    /// an explanation names a provider or the close. Run under ThreadSanitizer too.
+    @Test(arguments: [1, 2, 3, 16])
+    func diagnosticsWhileAnAncestorCloses(threads: Int) async throws {
+        let (app, checkout) = try Graphs.healthy()
+        let screen = checkout.child(name: "screen")
+        let outcomes = await raceOnThreads(threads + 1, within: .seconds(30)) { thread -> [String] in
+            guard thread < threads else {
+                // The closer: lets the readers start, then closes the tree under them.
+                for _ in 0..<20 { _ = checkout.validate() }
+                app.close()
+                return []
+            }
+            var problems: [String] = []
+            var sawClosed = false
+            while !sawClosed {
+                let report = screen.validate()
+                let errors = report.findings.filter { $0.severity == .error }.map(\.id)
+                sawClosed = errors.contains(.closed)
+                if !errors.isEmpty && !sawClosed { problems.append("\(report)") }
+                let explanation = screen.explain(Repository.self)
+                if explanation.provider == nil && explanation.closed == nil { problems.append("\(explanation)") }
+                if !sawClosed { sawClosed = screen.isClosed }
+            }
+            let after = screen.validate().findings.map(\.id)
+            if after != [.closed] { problems.append("after the close: \(after)") }
+            return problems
+        }
+        let finished = try #require(outcomes, "the threads did not finish")
+        #expect(finished.flatMap { $0 }.isEmpty, "\(finished.flatMap { $0 }.prefix(3))")
     }
 
     @Test func anOpenContainerExplainsAsBefore() throws {
