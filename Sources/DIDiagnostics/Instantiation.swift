@@ -11,6 +11,10 @@ import DICore
 struct Instantiation {
     private(set) var observed = ObservedEdges()
     private(set) var findings: [Finding] = []
+    /// What each finding says, without the container it was met from: a service of an ancestor is built once
+    /// per container of the subtree (its dependencies may differ there), and a failure that reads the same from
+    /// every one of them is reported once, from the container nearest the validated one.
+    private var reported = Set<[String]>()
 
     /// The originals of the validated subtree, asked container first.
     private let subtree: [Container]
@@ -158,16 +162,15 @@ struct Instantiation {
         _ owner: Container,
         _ original: Container
     ) {
-        if let error = error as? ResolutionError {
-            findings.append(Self.finding(for: error, in: original.name))
-            return
-        }
-        findings.append(Finding(
+        let finding = (error as? ResolutionError).map { Self.finding(for: $0, in: original.name) } ?? Finding(
             id: .build, severity: .error, service: registration.displayName, container: original.name,
             message: "Building \(registration.displayName) failed: \(error).",
             path: [PathElement(registration, requested: registration.serviceType, in: owner)],
             help: "Fix the factory registered at \(registration.location)."
-        ))
+        )
+        let says = [finding.id.rawValue, finding.message, finding.help]
+            + finding.path.map { "\($0) \($0.scope ?? "") \($0.location.map { "\($0)" } ?? "")" }
+        if reported.insert(says).inserted { findings.append(finding) }
     }
 
     /// Stops recording, closes the copies (disposing what they built) and maps what was observed back to

@@ -412,6 +412,27 @@ import Testing
 
     /// A transient resolves its dependencies from the container that asks for it: with `Session` registered
     /// in two descendants (and not in the root), `Cart` is only missing it when asked from the root.
+    /// A transient of an ancestor is built from every container of the subtree, since a container's overrides
+    /// may change what it needs; a failure that reads the same from each is one finding, from the container
+    /// nearest the validated one, and one that a container's override changes is a finding of its own.
+    @Test func aFailureThatReadsTheSameFromEveryContainerIsReportedOnce() throws {
+        let app = Container(name: "app")
+        try app.register(NotARouter.self, fileID: "App/Router.swift", line: 3) { _ in NotARouter() }
+            .implements((any Router).self, fileID: "App/Router.swift", line: 4)
+        try app.register(Session.self, fileID: "App/Session.swift", line: 1) { _ in throw BrokenFactory() }
+        let checkout = app.child(name: "checkout")
+        _ = checkout.child(name: "screen")
+        let report = app.validate(instantiating: true)
+        #expect(report.findings.filter { $0.id == .alias }.map(\.container) == ["app"], "\(report)")
+        #expect(report.findings.filter { $0.id == .build }.map(\.container) == ["app"], "\(report)")
+        // An override in checkout fails its own way there: a finding of its own, from checkout (and not again
+        // from screen, where it reads the same).
+        try checkout.register(Session.self, fileID: "App/Checkout.swift", line: 2) { _ in throw BrokenFactory() }
+        let overridden = app.validate(instantiating: true).findings.filter { $0.id == .build }
+        #expect(overridden.map(\.container) == ["app", "checkout"], "\(overridden)")
+        #expect(overridden.last?.message.contains("App/Checkout.swift:2") == true, "\(overridden)")
+    }
+
     @Test func aTransientIsCheckedFromEveryContainerThatCanAskForIt() throws {
         let root = Container(name: "root")
         let middle = root.child(name: "middle")
