@@ -46,6 +46,9 @@ public struct Explanation: Sendable, CustomStringConvertible {
     /// Why nothing provides it because of a close — of the asked container, an ancestor, or a test
     /// container's base — and the way out; `nil` when nothing on the lookup path is closed.
     public let closed: (problem: String, help: String)?
+    /// For a `.matching(tag)` service: whether a container on the asked container's path has the tag, without
+    /// which resolving it from there fails (`scopeUnavailable`); `true` for every other scope.
+    let hasItsPlace: Bool
 
     init<Service>(_ type: Service.Type, name: String?, in container: Container) {
         let key = RegistrationKey(type, name: name)
@@ -67,6 +70,7 @@ public struct Explanation: Sendable, CustomStringConvertible {
         // over a closed base still resolves what its own tree registers.
         let refusesEverything = container.isClosed
         guard let found, !refusesEverything else {
+            hasItsPlace = true
             closed = container.closedDiagnosis
             provider = nil
             location = nil
@@ -85,6 +89,9 @@ public struct Explanation: Sendable, CustomStringConvertible {
         provider = names[node.container]
         location = node.location
         scope = node.scope
+        hasItsPlace = GraphAnalysis.matchingTag(node.scope).map { tag in
+            container.ancestry.contains { $0.tags.contains(tag) }
+        } ?? true
         suggestions = []
         closed = nil
         var hidden: [String] = []
@@ -151,7 +158,12 @@ public struct Explanation: Sendable, CustomStringConvertible {
         row("lookup", lookupChain.enumerated().map { index, name in
             index == lookupChain.count - 1 ? "\(name) (found)" : "\(name) (not here)"
         }.joined(separator: " → "))
-        row("scope", "\(scope); " + Self.holding(scope, provider: provider, asked: container))
+        var holding = Self.holding(scope, provider: provider, asked: container)
+        if !hasItsPlace, let tag = GraphAnalysis.matchingTag(scope) {
+            holding += "; no container from \(container) up is tagged \"\(tag)\", so resolving it from \(container) "
+                + "fails: resolve it from a container made with tags: [\"\(tag)\"], or from one of its descendants"
+        }
+        row("scope", "\(scope); " + holding)
         row("shadows", shadows.isEmpty ? "nothing" : shadows.joined(separator: "; "))
         if !shadowedBy.isEmpty { row("shadowed by", shadowedBy.joined(separator: "; ")) }
         row("dependencies", dependencies.isEmpty ? "none known" : dependencies.joined(separator: ", "))

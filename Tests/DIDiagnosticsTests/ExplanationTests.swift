@@ -1,5 +1,6 @@
 import DICore
 import DIDiagnostics
+import DIScopes
 import Testing
 
 @Suite struct ExplanationTests {
@@ -44,5 +45,26 @@ import Testing
               did you mean:
                 - Database is registered without a name in app (App/Setup.swift:9): resolve it without `name:`.
             """)
+    }
+
+    /// A `.matching(tag)` service explained from a container with no such tag on its path says that resolving it
+    /// there fails, and where to resolve it instead; from below a tagged container it reads as before.
+    @Test func aMatchingServiceExplainedWhereItHasNoPlaceSaysSo() throws {
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("session"), fileID: "App/Session.swift", line: 1) { _ in
+            Session()
+        }
+        let screen = app.child(name: "session", tags: ["session"]).child(name: "screen")
+        let fromApp = app.explain(Session.self).description
+        #expect(fromApp.contains(
+            "scope:        matching(\"session\"); one instance per nearest container tagged \"session\", which holds "
+                + "it; no container from app up is tagged \"session\", so resolving it from app fails: resolve it "
+                + "from a container made with tags: [\"session\"], or from one of its descendants"
+        ), "\(fromApp)")
+        #expect(throws: ResolutionError.self) { try app.resolve(Session.self) }
+        let fromScreen = screen.explain(Session.self).description
+        #expect(fromScreen.contains("tagged \"session\", which holds it\n"), "\(fromScreen)")
+        #expect(!fromScreen.contains("fails"), "\(fromScreen)")
+        _ = try screen.resolve(Session.self)
     }
 }
