@@ -289,6 +289,32 @@ private final class Tracked: Labelled, Disposable, Sendable {
         #expect(!test.isClosed)
     }
 
+    /// A closed base resolves nothing, not even what its open ancestors register, and neither does the test
+    /// container made from it: it resolved the app's services through the closed feature before.
+    @Test func aClosedBaseRefusesWhatItsOpenAncestorRegisters() async throws {
+        let app = try makeApp()
+        let feature = app.child(name: "feature")
+        let test = Container.makeTestContainer(from: feature, name: "test")
+        _ = try test.resolve(Database.self)
+        feature.close()
+        #expect(!app.isClosed)
+        for (call, refused) in [
+            ("resolve", { _ = try test.resolve(Database.self) }),
+            ("resolveIfRegistered", { _ = try test.resolveIfRegistered((any Logger).self) }),
+            ("an optional", { _ = try test.resolve((any Logger)?.self) }),
+            ("resolveAll", { _ = try test.resolveAll((any Logger).self) }),
+        ] as [(String, () throws -> Void)] {
+            let error = try #require(throws: ResolutionError.self, "\(call)") { try refused() }
+            #expect(error.code == .containerClosed, "\(call): \(error)")
+            #expect(error.message.contains("test is a test container made from feature, and feature is closed"),
+                    "\(call): \(error)")
+        }
+        let error = try await #require(throws: ResolutionError.self) { try await test.resolveAsync(Database.self) }
+        #expect(error.code == .containerClosed)
+        #expect(!test.isRegistered(Database.self))
+        #expect(try app.resolve(Database.self).logger.label == "live", "the app is untouched")
+    }
+
     /// Threads make test containers from the app, resolve its singleton from each and close it, while another
     /// thread registers the singleton again and again: the app lists and unlists test containers on every
     /// thread at once, and every instance built is disposed exactly once — by the registration that replaced

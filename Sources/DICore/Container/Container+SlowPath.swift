@@ -7,8 +7,11 @@ extension Container {
         var found: Registration?
         // Walked unowned (see `nearest(_:)`): a request's container looks up its ancestors' services here.
         let owner = nearest { container in
-            // A test container treats what its base chain registers as its own registrations.
-            found = container.registry.registration(for: key) ?? container.testing?.base.lookup(key)?.0
+            // A test container treats what its base chain registers as its own registrations — while the base
+            // is open: a closed base resolves nothing, not even what its open ancestors register.
+            found = container.registry.registration(for: key) ?? container.testing.flatMap { link in
+                link.base.isClosedOnItsPath ? nil : link.base.lookup(key)?.0
+            }
             return found != nil
         }
         guard let owner, let found else { return nil }
