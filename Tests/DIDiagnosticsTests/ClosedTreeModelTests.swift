@@ -119,10 +119,12 @@ import Testing
         var random = SplitMix64(seed: seed)
         var model = Model()
         var containers: [Container] = []
-        let count = Int.random(in: 2...9, using: &random)
-        for index in 0..<count {
-            // The first is a root; each later one a child of an earlier one, or, one time in four, a test
-            // container made from one.
+        var problems: [String] = []
+        /// Makes a container: the first a root; each later one a child of an earlier one, or, one time in four,
+        /// a test container made from one. Registers a random few keys in it: refused as closed exactly where
+        /// the model says it is closed (a child made after its parent closed).
+        func makeContainer() throws {
+            let index = containers.count
             let anchor = index == 0 ? nil : Int.random(in: 0..<index, using: &random)
             let isTest = anchor != nil && Int.random(in: 0..<4, using: &random) == 0
             let container: Container
@@ -132,24 +134,33 @@ import Testing
                 container = Container.makeTestContainer(from: containers[anchor], name: "c\(index)")
             case (let anchor?, false): container = containers[anchor].child(name: "c\(index)")
             }
-            var keys = Set<Int>()
-            for key in 0..<Self.keyCount where Int.random(in: 0..<3, using: &random) == 0 {
-                try Self.register(key, in: container)
-                keys.insert(key)
-            }
             containers.append(container)
-            model.nodes.append(Node(parent: isTest ? nil : anchor, base: isTest ? anchor : nil, keys: keys))
+            model.nodes.append(Node(parent: isTest ? nil : anchor, base: isTest ? anchor : nil, keys: []))
+            for key in 0..<Self.keyCount where Int.random(in: 0..<3, using: &random) == 0 {
+                do {
+                    try Self.register(key, in: container)
+                    model.nodes[index].keys.insert(key)
+                    if model.isClosed(index) { problems.append("c\(index) took K\(key) while closed") }
+                } catch let error as RegistrationError where error.code == .containerClosed {
+                    if !model.isClosed(index) { problems.append("c\(index) refused K\(key) while open") }
+                }
+            }
         }
+        for _ in 0..<Int.random(in: 2...9, using: &random) { try makeContainer() }
         for _ in 0..<Int.random(in: 0...2, using: &random) {
-            let closed = Int.random(in: 0..<count, using: &random)
+            let closed = Int.random(in: 0..<containers.count, using: &random)
             containers[closed].close()
             model.explicitlyClosed.insert(closed)
         }
+        // Made after the closes: a child of a closed container is closed from the start, a test container
+        // made from one is open.
+        for _ in 0..<Int.random(in: 0...3, using: &random) { try makeContainer() }
         let shape = model.nodes.enumerated().map { index, node in
             "c\(index): parent \(node.parent.map { "c\($0)" } ?? "-") base \(node.base.map { "c\($0)" } ?? "-") "
                 + "keys \(node.keys.sorted())"
         }.joined(separator: "; ") + "; closed \(model.explicitlyClosed.sorted())"
         let context = "seed \(seed): \(shape)"
+        #expect(problems.isEmpty, "\(problems), \(context)")
 
         for (index, container) in containers.enumerated() {
             let closedOnPath = model.isClosedOnItsPath(index)
