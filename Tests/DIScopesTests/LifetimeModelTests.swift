@@ -13,8 +13,8 @@ import Testing
 /// re-registration it predicts which instances are disposed. A disposed instance must never be handed out.
 ///
 /// The scenario covers sync and async factories and resolves, every DIScopes lifetime except custom
-/// storages, names, aliases (`.implements`),
-/// overrides in children, re-registrations, `reset` and `close()`. A failure prints the seed and a shrunk
+/// storages, names, aliases (`.implements`), overrides in children, re-registrations, `reset`, `close()`, and
+/// resolves from test containers made from any container of the tree (each one closed again at once). A failure prints the seed and a shrunk
 /// scenario (the fewest operations that still fail). `DI_FUZZ_SEEDS=N` runs N seeds (default 16) in
 /// batches of 200, each batch its own test case; `DI_FUZZ_SEED=S` replays one seed; `DI_FUZZ_ALIASES=0`
 /// leaves aliases out, to look past alias failures for other kinds.
@@ -23,7 +23,10 @@ import Testing
 /// container the alias was registered in, and places the instance for the container that was asked; a
 /// re-registered key's aliases follow the new registration; `close()` closes the container's descendants;
 /// a `.matching(tag)` service whose nearest tagged container is above the registering container is refused
-/// with `scopeUnavailable` (that container's resolver cannot see the registration).
+/// with `scopeUnavailable` (that container's resolver cannot see the registration); a test container treats
+/// the registrations of its base and the base's ancestors as its own, nearest first (an alias's target too),
+/// builds its own instance of each with its own resolver, carries their tags, and disposes what it holds when
+/// it closes.
 @Suite struct LifetimeModelTests {
     static let batchSize = 200
 
@@ -141,6 +144,8 @@ enum Operation: Sendable, CustomStringConvertible {
     case resolve(container: Int, target: Target, isAsync: Bool)
     /// Resolves from a new, untagged child of the container, made just for this resolve.
     case resolveInNewChild(container: Int, target: Target, isAsync: Bool)
+    /// Resolves from a new test container made from the container, then closes it.
+    case resolveInTestContainer(base: Int, target: Target, isAsync: Bool)
     case reset(container: Int, lifetime: Lifetime)
     case close(container: Int)
 
@@ -152,6 +157,8 @@ enum Operation: Sendable, CustomStringConvertible {
         case .resolve(let c, let target, let isAsync): "c\(c).resolve\(isAsync ? "Async" : "")(\(target))"
         case .resolveInNewChild(let c, let target, let isAsync):
             "c\(c).child(name: \"late\").resolve\(isAsync ? "Async" : "")(\(target))"
+        case .resolveInTestContainer(let c, let target, let isAsync):
+            "test container of c\(c): resolve\(isAsync ? "Async" : "")(\(target)), close()"
         case .reset(let c, let lifetime): "c\(c).reset(.\(lifetime))"
         case .close(let c): "c\(c).close()"
         }
@@ -225,9 +232,11 @@ struct Scenario {
                     ? .alias(Self.aliasNames.randomElement(using: &random)!)
                     : .service(Self.names.randomElement(using: &random)!)
                 let isAsync = Int.random(in: 0..<10, using: &random) < 3
-                if Int.random(in: 0..<10, using: &random) == 0 {
-                    operations.append(.resolveInNewChild(container: container, target: target, isAsync: isAsync))
-                } else {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0: operations.append(.resolveInNewChild(container: container, target: target, isAsync: isAsync))
+                case 1:
+                    operations.append(.resolveInTestContainer(base: container, target: target, isAsync: isAsync))
+                default:
                     operations.append(.resolve(container: container, target: target, isAsync: isAsync))
                 }
             case 85..<97:
@@ -398,9 +407,65 @@ struct ModelRun {
         }
     }
 
+    /// What a new test container made from `base` does with a resolve of `target`: it treats every registration
+    /// of the base and its ancestors as its own (nearest first), so an alias's target is looked up from the test
+    /// container too, and it builds its own instance of every lifetime, with its own resolver, whose `Origin`
+    /// is the base's (it registers none); it carries the tags of the base and its ancestors. `slot` names the
+    /// test container as `-1`.
+    func predictInTestContainer(_ target: Target, base: Int, isAsync: Bool) -> Prediction {
+        if isClosed(base) { return .failure([.containerClosed]) }
+        let registration: ModelRegistration
+        switch target {
+        case .service(let name):
+            guard let found = ancestry(of: base).lazy.compactMap({ self.registrations[$0]?[name] }).first else {
+                return .failure([.notRegistered])
+            }
+            registration = found
+        case .alias(let name):
+            guard let aliasOwner = ancestry(of: base).first(where: { aliases[$0]?[name] != nil }),
+                  let targetName = aliases[aliasOwner]?[name],
+                  let found = ancestry(of: base).lazy.compactMap({ self.registrations[$0]?[targetName] }).first
+            else { return .failure([.notRegistered]) }
+            registration = found
+        }
+        if !isAsync && registration.isAsync { return .failure([.asyncResolutionRequired]) }
+        switch registration.lifetime {
+        case .transient, .graph:
+            return .instance(slot: nil, origin: base)
+        case .matchingSession, .matchingRequest:
+            let tags = ancestry(of: base).reduce(into: Set<String>()) { $0.formUnion(scenario.tags[$1]) }
+            guard tags.contains(registration.lifetime.tag!) else { return .failure([.scopeUnavailable]) }
+            return .instance(slot: Slot(registration: registration.id, holder: -1), origin: base)
+        default:
+            return .instance(slot: Slot(registration: registration.id, holder: -1), origin: base)
+        }
+    }
+
     /// Applies `operation` to the engine and the model; a description of the first difference, if any.
     mutating func apply(_ operation: Operation) async -> String? {
         switch operation {
+        case .resolveInTestContainer(let base, let target, let isAsync):
+            let test = Container.makeTestContainer(from: containers[base], name: "test")
+            let prediction = predictInTestContainer(target, base: base, isAsync: isAsync)
+            // Nothing of the test container's is kept past this step: its instance is checked as a new one.
+            let unkept: Prediction
+            if case .instance(_, let origin) = prediction { unkept = .instance(slot: nil, origin: origin) } else {
+                unkept = prediction
+            }
+            if let mismatch = await resolve(target, in: test, request: "\(operation)", prediction: unkept,
+                                            isAsync: isAsync) {
+                return mismatch
+            }
+            let built = handedOut.last
+            test.close()
+            guard case .instance(let slot?, _) = prediction, let built, !isClosed(base),
+                  let lifetime = registrationsByID[slot.registration]?.lifetime
+            else { return nil }
+            if lifetime.disposesOnClose != built.isDisposed {
+                return "\(operation): closing the test container \(built.isDisposed ? "disposed" : "did not dispose") "
+                    + "its .\(lifetime) instance #\(built.serial)"
+            }
+            return nil
         case .resolve(let asking, let target, let isAsync):
             return await resolve(target, in: containers[asking], request: "\(operation)",
                                  prediction: predict(target, from: asking, isAsync: isAsync), isAsync: isAsync)
