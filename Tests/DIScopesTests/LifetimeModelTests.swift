@@ -15,9 +15,9 @@ import Testing
 /// The scenario covers sync and async factories and resolves, every DIScopes lifetime except custom
 /// storages, names, aliases (`.implements`), overrides in children, re-registrations, `reset`, `close()`, and
 /// resolves from test containers made from any container of the tree (each one closed again at once). A
-/// failure prints the seed and a shrunk scenario (the fewest operations that still fail). `DI_FUZZ_SEEDS=N` runs N seeds (default 16) in
-/// batches of 200, each batch its own test case; `DI_FUZZ_SEED=S` replays one seed; `DI_FUZZ_ALIASES=0`
-/// leaves aliases out, to look past alias failures for other kinds.
+/// failure prints the seed and a shrunk scenario (the fewest operations that still fail). `DI_FUZZ_SEEDS=N`
+/// runs N seeds (default 16) in batches of 200, each batch its own test case; `DI_FUZZ_SEED=S` replays one
+/// seed; `DI_FUZZ_ALIASES=0` leaves aliases out, to look past alias failures for other kinds.
 ///
 /// What the model assumes beyond the table: an alias resolves its target key again, looked up from the
 /// container the alias was registered in, and places the instance for the container that was asked; a
