@@ -315,6 +315,21 @@ private final class Tracked: Labelled, Disposable, Sendable {
         #expect(try app.resolve(Database.self).logger.label == "live", "the app is untouched")
     }
 
+    /// A test container made from a test container resolves what the inner one registered itself while the
+    /// inner one's base is closed: the inner one is open, and resolves its own registrations.
+    @Test func aTestContainerOfATestContainerWhoseBaseClosedResolvesTheInnerOnesOwn() throws {
+        let app = try makeApp()
+        let inner = Container.makeTestContainer(from: app, name: "inner")
+        try inner.register(String.self) { _ in "inner's own" }
+        let outer = Container.makeTestContainer(from: inner, name: "outer")
+        app.close()
+        #expect(try inner.resolve(String.self) == "inner's own")
+        #expect(try outer.resolve(String.self) == "inner's own")
+        #expect(try outer.child(name: "screen").resolve(String.self) == "inner's own")
+        let error = try #require(throws: ResolutionError.self) { try outer.resolve(Database.self) }
+        #expect(error.code == .containerClosed, "\(error)")
+    }
+
     /// Threads make test containers from the app, resolve its singleton from each and close it, while another
     /// thread registers the singleton again and again: the app lists and unlists test containers on every
     /// thread at once, and every instance built is disposed exactly once — by the registration that replaced

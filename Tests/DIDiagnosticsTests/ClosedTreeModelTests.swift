@@ -58,15 +58,14 @@ import Testing
             return lookup(key, from: index) ?? (isClosedOnItsPath(index) ? .closed : .missing)
         }
 
-        /// Walks the own tree up; at a test container, its base chain, unless a close is on it.
-        private func lookup(_ key: Int, from index: Int) -> Outcome? {
+        /// Walks the own tree up and, at a test container, its base chain; a closed container on the base chain
+        /// ends the walk (it resolves nothing, not even what its open ancestors register).
+        private func lookup(_ key: Int, from index: Int, inBase: Bool = false) -> Outcome? {
             var current: Int? = index
             while let node = current {
+                if inBase && isClosed(node) { return .closed }
                 if nodes[node].keys.contains(key) { return .resolves }
-                if let base = nodes[node].base {
-                    if isClosedOnItsPath(base) { return .closed }
-                    if let found = lookup(key, from: base) { return found }
-                }
+                if let base = nodes[node].base, let found = lookup(key, from: base, inBase: true) { return found }
                 current = nodes[node].parent
             }
             return nil

@@ -7,15 +7,25 @@ extension Container {
         var found: Registration?
         // Walked unowned (see `nearest(_:)`): a request's container looks up its ancestors' services here.
         let owner = nearest { container in
-            // A test container treats what its base chain registers as its own registrations — while the base
-            // is open: a closed base resolves nothing, not even what its open ancestors register.
-            found = container.registry.registration(for: key) ?? container.testing.flatMap { link in
-                link.base.isClosedOnItsPath ? nil : link.base.lookup(key)?.0
-            }
+            // A test container treats what its base chain registers as its own registrations.
+            found = container.registry.registration(for: key) ?? container.testing?.base.registrationWhileOpen(key)
             return found != nil
         }
         guard let owner, let found else { return nil }
         return (found, owner.object)
+    }
+
+    /// The registration for `key` in the nearest of this container and its ancestors (and their bases), as
+    /// `lookup(_:)` finds it for a test container made from this one — up to the first closed container: a
+    /// closed container resolves nothing, not even what its open ancestors register.
+    private func registrationWhileOpen(_ key: RegistrationKey) -> Registration? {
+        var found: Registration?
+        _ = nearest { container in
+            if container.isClosed { return true }
+            found = container.registry.registration(for: key) ?? container.testing?.base.registrationWhileOpen(key)
+            return found != nil
+        }
+        return found
     }
 
     /// Resolves `key` looking at unpublished registrations too, or fails with the full diagnostic.

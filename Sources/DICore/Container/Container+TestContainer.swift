@@ -58,16 +58,17 @@ extension Container {
         return sources
     }
 
-    /// The registrations this container resolves as its own: its own and, for a test container whose base is
-    /// open, those of its base chain that it does not shadow (nearest first, each key once), since it builds and
-    /// keeps its own instance of each of them with dependencies from itself. What diagnostics model a
-    /// container with.
+    /// The registrations this container resolves as its own: its own and, for a test container, those of its
+    /// base chain that it does not shadow (nearest first, each key once, up to the first closed container, which
+    /// resolves nothing), since it builds and keeps its own instance of each of them with dependencies from
+    /// itself. What diagnostics model a container with.
     package var registrationsTreatedAsOwn: [Registration] {
         let own = registry.all
-        guard let base = testing?.base, !base.isClosedOnItsPath else { return own }
+        guard let base = testing?.base else { return own }
         var seen = Set(own.map(\.key))
         var result = own
         for (container, _) in base.registrationSources {
+            if container.isClosed { break }
             for registration in container.registry.all where seen.insert(registration.key).inserted {
                 result.append(registration)
             }
