@@ -328,6 +328,8 @@ private final class Tracked: Labelled, Disposable, Sendable {
         #expect(try outer.child(name: "screen").resolve(String.self) == "inner's own")
         let error = try #require(throws: ResolutionError.self) { try outer.resolve(Database.self) }
         #expect(error.code == .containerClosed, "\(error)")
+        #expect(error.message.contains("outer is a test container made from inner, and inner resolves through app, "
+            + "which is closed"), "\(error)")
     }
 
     /// Threads make test containers from the app, resolve its singleton from each and close it, while another

@@ -153,8 +153,14 @@ extension Container {
     private func closedBaseProblem(test: Container, base: Container, closed: Container) -> String {
         let subject = test === self ? "\(name) is a test container made from \(base.name)"
             : "\(name) hangs below the test container \(test.name), made from \(base.name)"
-        let state = closed === base ? "\(base.name) is closed"
-            : "\(base.name)'s ancestor \(closed.name) is closed, and \(base.name) is closing with it"
+        let state = if closed === base {
+            "\(base.name) is closed"
+        } else if base.sees(closed) {
+            "\(base.name)'s ancestor \(closed.name) is closed, and \(base.name) is closing with it"
+        } else {
+            // Reached through the base's own base: the base is a test container too.
+            "\(base.name) resolves through \(closed.name), which is closed"
+        }
         return "\(subject), and \(state): a closed container's registrations are gone, so the test container "
             + "cannot resolve its graph."
     }
