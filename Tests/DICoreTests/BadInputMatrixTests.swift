@@ -366,7 +366,9 @@ extension ServiceKeys {
         // Nobody called close() on `late`: the message says which ancestor closed it and what to do instead.
         #expect(error.description.contains("late is closed, and so is its ancestor app"), "\(error)")
         #expect(error.description.contains("close app only once nothing uses its children"), "\(error)")
-        #expect(error.description.contains("Probe   not looked up: late is closed"), "\(error)")
+        #expect(error.description.contains("Probe   not looked up: app is closed"), "\(error)")
+        #expect(error.message.hasPrefix("Cannot resolve Probe: app is closed. late is closed, and so is its ancestor"),
+                "\(error)")
         #expect(!error.description.contains("not found"), "\(error)")
         let registration = try #require(throws: RegistrationError.self) {
             try late.register(Healthy.self) { _ in Healthy() }

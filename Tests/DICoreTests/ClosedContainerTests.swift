@@ -87,7 +87,7 @@ import Testing
         #expect(error.code == .containerClosed)
         #expect(error.description.contains("late"))
         #expect(
-            error.message.contains(": late is closed. late is closed, and so is its ancestor app"), "\(error.message)"
+            error.message.contains(": app is closed. late is closed, and so is its ancestor app"), "\(error.message)"
         )
         let registration = try #require(throws: RegistrationError.self) {
             try late.register(Int.self) { _ in 1 }

@@ -79,7 +79,8 @@ import Testing
         app.close()
         let error = try #require(throws: ResolutionError.self) { try app.resolve(Int.self) }
         #expect(error.code == .containerClosed)
-        #expect(error.description.contains("close()"))
+        #expect(error.message == "Cannot resolve Int: app is closed. It was closed with close(); resolve from a "
+            + "container that is still open (a child made after close() is closed too).")
         let registration = try #require(throws: RegistrationError.self) { try app.register(String.self) { _ in "" } }
         #expect(registration.code == .containerClosed)
     }

@@ -17,9 +17,9 @@ extension Container {
 
     func closedError(_ type: Any.Type, name: String?) -> ResolutionError {
         reportResolvedAfterTest(type, name: name)
-        // The path's last step names the container whose close refused the lookup: this one, or the outermost
-        // closed one it reads through.
-        let refusing = isClosed ? self : registrationSources.last { $0.container.isClosed }?.container ?? self
+        // The path's last step names the container whose close refused the lookup: the outermost closed one it
+        // reads through (whose close closed the rest), or this one.
+        let refusing = registrationSources.last { $0.container.isClosed }?.container ?? self
         return ResolutionError(
             code: .containerClosed,
             requestedType: type,
@@ -93,8 +93,8 @@ extension Container {
         case .itself:
             switch refusal {
             case .resolve:
-                return "\(name) was closed with close(); resolve from a container that is still open, or create a "
-                    + "new child."
+                return "It was closed with close(); resolve from a container that is still open (a child made after "
+                    + "close() is closed too)."
             case .register:
                 return "\(name) is closed. Register before calling close(), or register into a container that is "
                     + "still open."
