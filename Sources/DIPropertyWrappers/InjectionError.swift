@@ -48,6 +48,16 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
     /// The container's diagnostic, when that is what failed.
     public var resolutionError: ResolutionError? { underlying as? ResolutionError }
 
+    /// Whether the wrapper resolved from `Container.shared`.
+    private let resolvedFromShared: Bool
+
+    /// Whether the wrapper found nothing in `Container.shared`, which is what `Container.current` is when no
+    /// container is bound: the likeliest cause is an owner made outside `withContainer(_:)`.
+    private var missedInShared: Bool {
+        resolvedFromShared && wrapper != "@Injection"
+            && [.notRegistered, .requiredKeyMissing].contains(resolutionError?.code)
+    }
+
     /// One sentence: the wrapper, where it is declared, and what it could not inject.
     public var message: String {
         switch code {
@@ -56,6 +66,11 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
                 + "instance and cannot be held weakly. Use @LazyInject for value types."
         default:
             "\(wrapper) at \(location) could not inject \(service) from \(container)."
+                + (missedInShared
+                    ? " It resolved from Container.shared, which is what Container.current is when no container is "
+                        + "bound: if \(service) is registered in another container, make the owner inside "
+                        + "withContainer(thatContainer) { … }."
+                    : "")
         }
     }
 
@@ -79,8 +94,10 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
         requestedType: Any.Type,
         container: String,
         location: SourceLocation,
-        underlying: (any Error)?
+        underlying: (any Error)?,
+        resolvedFromShared: Bool = false
     ) {
+        self.resolvedFromShared = resolvedFromShared
         self.code = code
         self.wrapper = wrapper
         self.service = service
@@ -102,7 +119,8 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
     ) -> InjectionError {
         InjectionError(
             code: .resolutionFailed, wrapper: wrapper, service: ServiceName.describe(type, name: name),
-            requestedType: type, container: container.name, location: location, underlying: error
+            requestedType: type, container: container.name, location: location, underlying: error,
+            resolvedFromShared: container === Container.shared
         )
     }
 
@@ -117,7 +135,8 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
     ) -> InjectionError {
         InjectionError(
             code: .resolutionFailed, wrapper: wrapper, service: "\\.\(ServiceKeys()[keyPath: key].name)",
-            requestedType: Value.self, container: container.name, location: location, underlying: error
+            requestedType: Value.self, container: container.name, location: location, underlying: error,
+            resolvedFromShared: container === Container.shared
         )
     }
 }

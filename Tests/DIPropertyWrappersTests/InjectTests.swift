@@ -119,6 +119,24 @@ private struct NeedsMissingKey {
         #expect(text.contains("fix:       pass name: \"primary\": try container.resolve(Database.self, name: \"primary\")"))
     }
 
+    /// The classic slip: the owner made outside `withContainer(_:)`, so its wrappers resolve from
+    /// `Container.shared`. The message says so, and only then.
+    @Test func aMissFromTheSharedContainerSaysNoContainerMayBeBound() throws {
+        final class NeverRegistered: Sendable {}
+        let hint = "It resolved from Container.shared, which is what Container.current is when no container is "
+            + "bound: if NeverRegistered is registered in another container, make the owner inside "
+            + "withContainer(thatContainer) { … }."
+        let shared = try #require(throws: InjectionError.self) {
+            try Inject<NeverRegistered>.resolve(name: nil, from: Container.shared, fileID: "App/Model.swift", line: 3)
+        }
+        #expect(shared.message.hasSuffix(hint), "\(shared)")
+        let named = Container(name: "shared")
+        let other = try #require(throws: InjectionError.self) {
+            try Inject<NeverRegistered>.resolve(name: nil, from: named, fileID: "App/Model.swift", line: 3)
+        }
+        #expect(!other.message.contains("Container.shared"), "\(other)")
+    }
+
     @Test func valueCanBeReplacedByHand() throws {
         let (_, checkout) = try makeApp()
         var handler = withContainer(checkout) { Handler() }
