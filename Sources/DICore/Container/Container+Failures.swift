@@ -52,7 +52,7 @@ extension Container {
     ///
     /// One read section around the walk, as the resolve fast path reads the published tables: a
     /// `resolveIfRegistered` that finds nothing pays this walk on every call.
-    package var isClosedOnItsPath: Bool {
+    var isClosedOnItsPath: Bool {
         let section = TableReclamation.enter()
         defer { TableReclamation.leave(section) }
         var current = Optional(Unsafe.Unowned(self))
