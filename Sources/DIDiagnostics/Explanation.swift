@@ -89,9 +89,8 @@ public struct Explanation: Sendable, CustomStringConvertible {
         provider = names[node.container]
         location = node.location
         scope = node.scope
-        hasItsPlace = GraphAnalysis.matchingTag(node.scope).map { tag in
-            container.ancestry.contains { $0.tags.contains(tag) }
-        } ?? true
+        // The walk DI-MATCHING makes: `nil` for a `.matching(tag)` service with no tagged container on the path.
+        hasItsPlace = analysis.context(of: found, requestedFrom: asked) != nil
         suggestions = []
         closed = nil
         var hidden: [String] = []
