@@ -154,9 +154,10 @@ extension Container {
 
     private func requiredKeyMissing<Service>(_ key: ServiceKey<Service>) -> ResolutionError {
         let keyName = "\\.\(key.name)"
-        // A test container's lookup goes on through its base's tree, which the app registers in.
+        // A test container's lookup goes on through its base's tree, which the app registers in: it searched more
+        // containers than its ancestry.
         let searched = registrationSources.map(\.container.name)
-        let place = isInTestContainer && searched.count > ancestry.count
+        let place = searched.count > ancestry.count
             ? "register it in \(name) for this test alone, or in \(searched.last ?? name) for every test"
             : "register it in \(name) or an ancestor"
         return ResolutionError(
