@@ -371,21 +371,26 @@ struct ModelRun {
         return .failure([.asyncResolutionRequired])
     }
 
-    func place(_ target: Target, from asking: Int) -> (result: Prediction, registration: ModelRegistration?) {
-        if isClosed(asking) { return (.failure([.containerClosed]), nil) }
-        let registration: ModelRegistration
+    /// The registration a resolve of `target` from `asking` finds. An alias's target is looked up from the
+    /// container the alias was registered in, or, with `aliasTargetFromAsker` (a test container, which treats
+    /// what it resolves through as its own), from `asking`.
+    func registration(of target: Target, from asking: Int, aliasTargetFromAsker: Bool = false) -> ModelRegistration? {
         switch target {
         case .service(let name):
-            guard let found = ancestry(of: asking).lazy.compactMap({ self.registrations[$0]?[name] }).first else {
-                return (.failure([.notRegistered]), nil)
-            }
-            registration = found
+            return ancestry(of: asking).lazy.compactMap { self.registrations[$0]?[name] }.first
         case .alias(let name):
             guard let aliasOwner = ancestry(of: asking).first(where: { aliases[$0]?[name] != nil }),
-                  let targetName = aliases[aliasOwner]?[name],
-                  let found = ancestry(of: aliasOwner).lazy.compactMap({ self.registrations[$0]?[targetName] }).first
-            else { return (.failure([.notRegistered]), nil) }
-            registration = found
+                  let targetName = aliases[aliasOwner]?[name]
+            else { return nil }
+            let from = aliasTargetFromAsker ? asking : aliasOwner
+            return ancestry(of: from).lazy.compactMap { self.registrations[$0]?[targetName] }.first
+        }
+    }
+
+    func place(_ target: Target, from asking: Int) -> (result: Prediction, registration: ModelRegistration?) {
+        if isClosed(asking) { return (.failure([.containerClosed]), nil) }
+        guard let registration = registration(of: target, from: asking) else {
+            return (.failure([.notRegistered]), nil)
         }
         switch registration.lifetime {
         case .transient, .graph:
@@ -414,19 +419,8 @@ struct ModelRun {
     /// test container as `-1`.
     func predictInTestContainer(_ target: Target, base: Int, isAsync: Bool) -> Prediction {
         if isClosed(base) { return .failure([.containerClosed]) }
-        let registration: ModelRegistration
-        switch target {
-        case .service(let name):
-            guard let found = ancestry(of: base).lazy.compactMap({ self.registrations[$0]?[name] }).first else {
-                return .failure([.notRegistered])
-            }
-            registration = found
-        case .alias(let name):
-            guard let aliasOwner = ancestry(of: base).first(where: { aliases[$0]?[name] != nil }),
-                  let targetName = aliases[aliasOwner]?[name],
-                  let found = ancestry(of: base).lazy.compactMap({ self.registrations[$0]?[targetName] }).first
-            else { return .failure([.notRegistered]) }
-            registration = found
+        guard let registration = registration(of: target, from: base, aliasTargetFromAsker: true) else {
+            return .failure([.notRegistered])
         }
         if !isAsync && registration.isAsync { return .failure([.asyncResolutionRequired]) }
         switch registration.lifetime {
