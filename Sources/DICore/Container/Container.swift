@@ -58,6 +58,7 @@ public final class Container: Sendable {
     ///   - tags: Tags that `.matching(_:)` lifetimes look for.
     public convenience init(name: String = "root", tags: Set<String> = []) {
         self.init(name: name, tags: tags, parent: nil, testing: nil, shard: 0)
+        RootList.add(self)
     }
 
     /// A test container: a root that resolves `link.base`'s graph as if it were registered here.
@@ -81,9 +82,9 @@ public final class Container: Sendable {
     }
 
     deinit {
-        // Unlisted under its shard's lock before this container's memory can be freed, so the parent (or the
-        // base) never reads a freed child (see `children`).
-        guard let parent = parentReference else { return Self.unlistFromItsBase(Unsafe.Unowned(self), at: shard) }
+        // Unlisted under its list's lock before this container's memory can be freed, so the parent (the base,
+        // the `RootList`) never reads a freed container (see `children`).
+        guard let parent = parentReference else { return Self.unlistRoot(Unsafe.Unowned(self), at: shard) }
         Self.unlist(Unsafe.Unowned(self), at: shard, from: parent)
         Self.release(parent: parentKeeper.exchange(nil))
     }
@@ -117,12 +118,12 @@ public final class Container: Sendable {
         parent.with { $0.childList.remove(child, at: shard) }
     }
 
-    /// Takes a test container out of its base's list, where it was listed when it was made; nothing for another
-    /// root. Not inlined into `deinit`, which every request's container runs.
+    /// Takes a test container out of its base's list, where it was listed when it was made, and another root out
+    /// of the `RootList`. Not inlined into `deinit`, which every request's container runs.
     @inline(never)
-    private static func unlistFromItsBase(_ root: Unsafe.Unowned<Container>, at shard: Int) {
+    private static func unlistRoot(_ root: Unsafe.Unowned<Container>, at shard: Int) {
         root.with { root in
-            guard let base = root.testing?.base else { return }
+            guard let base = root.testing?.base else { return RootList.remove(Unsafe.Unowned(root)) }
             base.childList.remove(Unsafe.Unowned(root), as: .testContainer, at: shard)
         }
     }

@@ -19,6 +19,9 @@ package final class LookupContext: Sendable {
     /// table for life, which slows every later retain and release of it, and a lookup that fails again and
     /// again (a probe for an optional service) would slow every use of its container.
     private weak let asking: Container?
+    /// Whether the asking container is `Container.shared` or hangs below it: what `Container.current` is where
+    /// nothing is bound, so that the other roots' trees are searched for the key when the error is printed.
+    private let asksInShared: Bool
 
     private struct Holder: Sendable {
         let name: String
@@ -35,6 +38,7 @@ package final class LookupContext: Sendable {
         Self.collect(from: container, into: &visible)
         self.visible = visible
         asking = Self.hidesContainers(from: container) ? container : nil
+        asksInShared = container.nearest { $0.parentReference == nil }?.refers(to: Container.shared) ?? false
     }
 
     /// Whether `container`'s tree holds a container it cannot see: a child of its own, or of an ancestor
@@ -174,6 +178,25 @@ package final class LookupContext: Sendable {
             ))
         }
 
+        for other in otherTreeRegistrations() {
+            let registration = other.registration
+            let (containerName, service) = (containerName, ServiceName.describe(type, name: key.name))
+            let resolve = "\(other.container).resolve(\(ServiceName.key(type, name: key.name)))"
+            // The very key, in a tree of its own: `Container.current` read where the app's root was not bound.
+            found.append(Match(
+                distance: 1,
+                rank: 2,
+                sentence: "\(registration.displayName) is registered in \(other.container) "
+                    + "(\(registration.location)), a container of another tree, which \(containerName) cannot see.",
+                fix: "resolve it from \(other.container): call \(resolve), or run this code inside "
+                    + "withContainer(\(other.container)) { … }, where Container.current is \(other.container)",
+                dependencyFix: { dependent in
+                    "move the registration of \(dependent.service) at \(dependent.location) to \(other.container): "
+                        + "\(other.container) registers \(service), and \(containerName) cannot see it"
+                }
+            ))
+        }
+
         // A name match drives the way out only when it is close, or the only registration of the type.
         let ranked = found.enumerated().sorted { a, b in
             (a.element.distance, a.element.rank, a.offset) < (b.element.distance, b.element.rank, b.offset)
@@ -192,6 +215,39 @@ package final class LookupContext: Sendable {
             guard !container.sees(other), let registration = other.registry.registration(for: key) else { return nil }
             return (registration, other.name, Self.commonAncestor(of: container, and: other)?.name)
         }
+    }
+
+    /// How many containers of other trees a printed error looks through at most: a server's app container has
+    /// a child per request in flight, and a test run many roots at once.
+    static let otherTreeSearchLimit = 10_000
+
+    /// Registrations of `key` in the open containers of the other roots' trees, for a lookup made in
+    /// `Container.shared`'s tree; each with its container's name. Breadth first over all the trees, the roots
+    /// first: an app registers most of its services in its root or a child of it, and a large tree (a child per
+    /// request, a deep chain) must not use up the search before the other roots are seen.
+    private func otherTreeRegistrations() -> [(registration: Registration, container: String)] {
+        guard asksInShared else { return [] }
+        var found: [(registration: Registration, container: String)] = []
+        // Request containers are many, alike: one line for each name and registration site.
+        var seen = Set<String>()
+        var level = RootList.all.filter { $0 !== Container.shared }
+        var searched = 0
+        while !level.isEmpty, searched < Self.otherTreeSearchLimit {
+            var next: [Container] = []
+            for container in level.prefix(Self.otherTreeSearchLimit - searched) {
+                searched += 1
+                // A closed container resolves nothing (nor do its descendants): resolving from it would not help.
+                guard !container.isClosed else { continue }
+                if let registration = container.registry.registration(for: key),
+                   seen.insert("\(container.name) \(registration.location)").inserted
+                {
+                    found.append((registration, container.name))
+                }
+                next += container.children
+            }
+            level = next
+        }
+        return found
     }
 
     /// How many edits a name may be away from the requested one to count as a typo of it.

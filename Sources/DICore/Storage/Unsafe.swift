@@ -25,7 +25,8 @@ import Darwin
 ///   which of these holds.
 /// - **A container's list of its children** (`ChildList`) holds them unretained, each in one shard, which is
 ///   read only under the shard's lock; a child's `deinit` takes that lock to leave the list before its memory
-///   can be freed: every listed address is allocated memory while the lock is held.
+///   can be freed: every listed address is allocated memory while the lock is held. The list of roots
+///   (`RootList`) holds them the same way, under its one lock.
 ///   `Unowned.retainedUnlessDeinitialising()` retains the child and then asks whether its deinitialisation had
 ///   begun; if so it releases at once, still under the lock, so the retain never outlives the `deinit` (the
 ///   runtime allows a balanced retain of an object in `deinit`).
