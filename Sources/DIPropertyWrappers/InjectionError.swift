@@ -58,6 +58,17 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
             && [.notRegistered, .requiredKeyMissing].contains(resolutionError?.code)
     }
 
+    /// What `missedInShared` adds: the likeliest cause, and the container to bind when another tree registers
+    /// the service.
+    private var unboundHint: String {
+        let cause = "It resolved from Container.shared, which is what Container.current is when no container is bound"
+        guard let holder = resolutionError?.likeliestOtherTree else {
+            return cause + ": if \(service) is registered in another container, make the owner inside "
+                + "withContainer(thatContainer) { … }."
+        }
+        return cause + "; \(service) is registered in \(holder): make the owner inside withContainer(\(holder)) { … }."
+    }
+
     /// One sentence: the wrapper, where it is declared, and what it could not inject.
     public var message: String {
         switch code {
@@ -66,11 +77,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
                 + "instance and cannot be held weakly. Use @LazyInject for value types."
         default:
             "\(wrapper) at \(location) could not inject \(service) from \(container)."
-                + (missedInShared
-                    ? " It resolved from Container.shared, which is what Container.current is when no container is "
-                        + "bound: if \(service) is registered in another container, make the owner inside "
-                        + "withContainer(thatContainer) { … }."
-                    : "")
+                + (missedInShared ? " " + unboundHint : "")
         }
     }
 

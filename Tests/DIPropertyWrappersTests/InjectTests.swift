@@ -137,6 +137,22 @@ private struct NeedsMissingKey {
         #expect(!other.message.contains("Container.shared"), "\(other)")
     }
 
+    /// When another tree registers the service (the app's own root, not bound), the first line names it.
+    @Test func aMissFromTheSharedContainerNamesTheContainerToBind() throws {
+        final class RegisteredInTheApp: Sendable {}
+        let app = Container(name: "app")
+        try app.register(RegisteredInTheApp.self) { _ in RegisteredInTheApp() }
+        let error = try #require(throws: InjectionError.self) {
+            try Inject<RegisteredInTheApp>.resolve(
+                name: nil, from: Container.shared, fileID: "App/Model.swift", line: 3
+            )
+        }
+        #expect(error.message == "@Inject at App/Model.swift:3 could not inject RegisteredInTheApp from shared. It "
+            + "resolved from Container.shared, which is what Container.current is when no container is bound; "
+            + "RegisteredInTheApp is registered in app: make the owner inside withContainer(app) { … }.")
+        #expect(error.description.contains("fix:       resolve it from app: call app.resolve("), "\(error)")
+    }
+
     @Test func valueCanBeReplacedByHand() throws {
         let (_, checkout) = try makeApp()
         var handler = withContainer(checkout) { Handler() }

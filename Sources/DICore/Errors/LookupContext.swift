@@ -82,10 +82,15 @@ package final class LookupContext: Sendable {
         /// The way out when a dependent's factory made the request, if it differs from `fix` (which changes a
         /// request the caller wrote).
         var dependencyFix: (@Sendable (Dependent) -> String)? = nil
+        /// For a registration in another container tree: the name of the container that holds it.
+        var otherTree: String? = nil
     }
 
     /// Registrations that were probably meant, likeliest first.
     package func suggestions() -> [String] { matches().map(\.sentence) }
+
+    /// The container of another tree that registers the service, when it is the likeliest close match.
+    package var likeliestOtherTree: String? { matches().first?.otherTree }
 
     /// The service whose factory asked for the missing one: a dependency is asked for by its dependent's
     /// factory (or, for `autoregister`, by type from its initializer), so a fix that changes the request is
@@ -193,7 +198,8 @@ package final class LookupContext: Sendable {
                 dependencyFix: { dependent in
                     "move the registration of \(dependent.service) at \(dependent.location) to \(other.container): "
                         + "\(other.container) registers \(service), and \(containerName) cannot see it"
-                }
+                },
+                otherTree: other.container
             ))
         }
 

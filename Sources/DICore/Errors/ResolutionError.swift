@@ -117,6 +117,10 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// Registrations that were probably meant, as sentences; computed when asked for.
     public var suggestions: [String] { context?.suggestions() ?? [] }
 
+    /// The container of another tree that registers the service, when that is the likeliest close match (a
+    /// lookup in `Container.shared`'s tree, for the property wrappers' first line).
+    package var likeliestOtherTree: String? { context?.likeliestOtherTree }
+
     /// The headline: one sentence naming the service and what went wrong.
     public var message: String {
         let headline: String
