@@ -58,6 +58,13 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
             && [.notRegistered, .requiredKeyMissing].contains(resolutionError?.code)
     }
 
+    /// Whether a lazy wrapper's first read came after the container it captured closed: typically a request's
+    /// container, closed when the response was sent, and a property first read by work that outlived it.
+    private var readAfterClose: Bool {
+        ["@LazyInject", "@WeakLazyInject", "@LazyInjected"].contains(wrapper)
+            && resolutionError?.code == .containerClosed
+    }
+
     /// What `missedInShared` adds: the likeliest cause, and the container to bind when another tree registers
     /// the service.
     private var unboundHint: String {
@@ -78,6 +85,11 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
         default:
             "\(wrapper) at \(location) could not inject \(service) from \(container)."
                 + (missedInShared ? " " + unboundHint : "")
+                + (readAfterClose
+                    ? " \(container), the container the owner was made in, is closed: a lazy property resolves on "
+                        + "its first read, so read it before \(container) closes, or inject it with @Inject when the "
+                        + "owner is made."
+                    : "")
         }
     }
 

@@ -25,7 +25,45 @@ private final class Egg {
     init(chicken: Chicken) { self.chicken = chicken }
 }
 
+/// A request handler's lazy properties, first read by work that outlived the request.
+private struct Handler {
+    @LazyInject var database: Database
+    @WeakLazyInject var weakDatabase: Database?
+    @LazyInjected(\.clock) var clock
+    @Inject var logger: any Logger
+}
+
 @Suite(.timeLimit(.minutes(1))) struct LazyInjectTests {
+    /// The lazy wrappers say why their container refused: the owner's container closed before the first read.
+    @Test func aFirstReadAfterTheContainerClosedSaysToReadItBeforeTheClose() throws {
+        let app = Container(name: "app")
+        try app.register(Database.self, scope: .singleton) { _ in Database() }
+        try app.register((any Logger).self) { _ in ConsoleLogger() }
+        let request = app.child(name: "request")
+        let handler = withContainer(request) { Handler() }
+        request.close()
+
+        let advice = "request, the container the owner was made in, is closed: a lazy property resolves on its first "
+            + "read, so read it before request closes, or inject it with @Inject when the owner is made."
+        let errors = [
+            try #require(throws: InjectionError.self) { try handler.$database.resolve() },
+            try #require(throws: InjectionError.self) { try handler.$weakDatabase.resolve() },
+            try #require(throws: InjectionError.self) { try handler.$clock.resolve() },
+        ]
+        for error in errors {
+            #expect(error.message.hasSuffix(advice), "\(error)")
+            #expect(error.resolutionError?.code == .containerClosed)
+        }
+        // Another failure of a lazy read, and the eager wrapper's refusal, keep their own messages.
+        let open = withContainer(app.child(name: "open")) { Report() }
+        let missing = try #require(throws: InjectionError.self) { try open.$database.resolve() }
+        #expect(!missing.message.contains("is closed"), "\(missing)")
+        let eager = try #require(throws: InjectionError.self) {
+            try Inject<Database>.resolve(name: nil, from: request, fileID: "App/Handler.swift", line: 4)
+        }
+        #expect(!eager.message.contains("lazy property"), "\(eager)")
+    }
+
     @Test func resolvesOnTheFirstReadThenKeepsTheInstance() throws {
         let (_, checkout) = try makeApp()
         let builds = Counter()
