@@ -57,6 +57,31 @@ import Testing
         #expect(error.description.contains("resolveAsync"))
     }
 
+    /// A synchronous factory resolves its dependencies synchronously, also when its service is asked for with
+    /// `resolveAsync`: the way out is in that factory (or the dependency's registration), not in an `await` at
+    /// the caller's, who already awaited.
+    @Test func anAsyncDependencyOfASynchronousFactoryPointsAtThatFactory() async throws {
+        final class Repository: Sendable { init(store: Store) {} }
+        let app = Container(name: "app")
+        try app.registerAsync(Store.self) { _ in await Store.open("x") }
+        let line = #line + 1
+        try app.autoregister(Repository.self, initializer: Repository.init)
+
+        let error = try await #require(throws: ResolutionError.self) { try await app.resolveAsync(Repository.self) }
+        #expect(error.code == .asyncResolutionRequired)
+        #expect(error.message.hasPrefix("Cannot resolve Store synchronously: its factory is async. "), "\(error)")
+        #expect(error.message.hasSuffix(
+            "and the factory of Repository (DICoreTests/AsyncTests.swift:\(line)) resolves it synchronously, also "
+                + "under resolveAsync: register Repository with registerAsync and resolve it there with "
+                + "`try await r.resolveAsync(Store.self)`, inject AsyncProvider<Store> into it, or give Store a "
+                + "synchronous factory."
+        ), "\(error)")
+        #expect(!error.message.contains("from an async context"), "\(error)")
+        // Asked for at the top level, the way out is the caller's own `await`.
+        let direct = try #require(throws: ResolutionError.self) { try app.resolve(Store.self) }
+        #expect(direct.message.hasSuffix("call `try await resolveAsync(Store.self)` from an async context."))
+    }
+
     @Test func synchronousResolveOfABuiltAsyncSingletonStillThrows() async throws {
         let app = Container(name: "app")
         try app.registerAsync(Store.self, scope: .singleton) { _ in await Store.open("x") }

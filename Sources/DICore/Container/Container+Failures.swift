@@ -197,15 +197,30 @@ extension Container {
     }
 
     /// `asyncResolutionRequired` for `registration` (found in this container), asked for synchronously.
+    ///
+    /// The way out depends on who asked: a top-level request awaits `resolveAsync`; a dependent's synchronous
+    /// factory (which `resolveAsync` of the dependent runs too) cannot, and must change. (A `Lazy` or `Provider`
+    /// of it is refused when injected: `asyncOnly(_:for:_:name:origin:)`.)
     func asyncResolutionRequired(_ registration: Registration, requested type: Any.Type) -> ResolutionError {
-        ResolutionError(
+        let path = ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self))
+        let key = ServiceName.key(type, name: registration.key.name)
+        let provider = "AsyncProvider<\(ServiceName.describe(type, name: nil))>"
+        let registered = "It was registered with registerAsync at \(registration.location)"
+        let detail: String
+        if let dependent = LookupContext.Dependent(of: path) {
+            detail = "\(registered), and the factory of \(dependent.service) (\(dependent.location)) resolves it "
+                + "synchronously, also under resolveAsync: register \(dependent.service) with registerAsync and "
+                + "resolve it there with `try await r.resolveAsync(\(key))`, inject \(provider) into it, or give "
+                + "\(ServiceName.describe(type, name: registration.key.name)) a synchronous factory."
+        } else {
+            detail = "\(registered); call `try await resolveAsync(\(key))` from an async context."
+        }
+        return ResolutionError(
             code: .asyncResolutionRequired,
             requestedType: type,
             name: registration.key.name,
-            path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self)),
-            detail: "It was registered with registerAsync at \(registration.location); call "
-                + "`try await resolveAsync(\(ServiceName.key(type, name: registration.key.name)))` from an async "
-                + "context."
+            path: path,
+            detail: detail
         )
     }
 

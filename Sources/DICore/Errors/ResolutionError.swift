@@ -131,7 +131,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         case .argumentMismatch:
             headline = "Cannot resolve \(service): it is registered, but with other runtime arguments than these."
         case .asyncResolutionRequired:
-            headline = "Cannot resolve \(service) synchronously: its factory is async; use resolveAsync."
+            headline = "Cannot resolve \(service) synchronously: its factory is async."
         case .factoryFailed:
             headline = "Cannot resolve \(service): its factory threw \(underlying.map { "\($0)" } ?? "an error")."
         case .containerClosed:

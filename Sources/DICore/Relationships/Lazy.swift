@@ -12,7 +12,8 @@
 ///
 /// A `Lazy` needs no registration of its own: any registered `T` can be injected as `Lazy<T>` (through
 /// `autoregister`, `resolve(Lazy<T>.self)`, `@Inject`). It is made when its owner is built and fails then if
-/// nothing is registered for `T`. Its first `value` resolves `T` from the container that was asked for the
+/// nothing is registered for `T`, or if `T` has only an `async` factory (`registerAsync`), which no synchronous
+/// read could run: inject ``AsyncProvider`` for such a service. Its first `value` resolves `T` from the container that was asked for the
 /// `Lazy` — inside a factory, the one its `Resolver` stands for, which is where the owner's dependencies come
 /// from — honouring `T`'s lifetime; the result is then kept, so a `Lazy` of a transient builds one instance.
 ///
@@ -115,6 +116,11 @@ extension Lazy: RelationshipService {
 
     static func make(from container: Container, name: String?) throws -> Lazy<Service> {
         let target = try container.relationshipTarget(Service.self, name: name, for: Lazy<Service>.self)
+        // Its reads are synchronous: one of a service only `resolveAsync` builds could never succeed.
+        if container.buildsOnlyAsynchronously(target) {
+            let origin = RelationshipOrigin(Lazy<Service>.self, kind: .deferred, name: name, target: target, in: container)
+            throw container.asyncOnly(target, for: "Lazy", Service.self, name: name, origin: origin)
+        }
         return Lazy(storage: LazyStorage(target: target, request: .type(name: name), container: container))
     }
 

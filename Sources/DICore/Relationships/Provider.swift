@@ -122,16 +122,7 @@ extension Provider: RelationshipService {
             name: name, target: target, in: container
         )
         if !takesArguments, container.buildsOnlyAsynchronously(target) {
-            throw ResolutionError(
-                code: .asyncResolutionRequired,
-                requestedType: Service.self,
-                name: name,
-                path: ResolutionStack.current.path
-                    + [origin.step, PathElement(target, requested: Service.self, in: container)],
-                detail: "It is registered with registerAsync at \(target.location), so a Provider cannot build it "
-                    + "synchronously; inject \(ServiceName.readable(AsyncProvider<Service>.self)) instead and call "
-                    + "`try await provider()`."
-            )
+            throw container.asyncOnly(target, for: "Provider", Service.self, name: name, origin: origin)
         }
         return Provider(storage: ProviderStorage(
             container: container, name: name, request: takesArguments ? .arguments : .type, origin: origin

@@ -69,6 +69,23 @@ extension Container {
         if case .asyncFactory = target.kind { return true }
         return false
     }
+
+    /// The error of a synchronous relationship (`Provider<T>`, `Lazy<T>`) to `target`, which only
+    /// `resolveAsync` can build: thrown when it is injected, since no use of it could work.
+    func asyncOnly<Service>(
+        _ target: Registration, for relationship: String, _ type: Service.Type, name: String?,
+        origin: RelationshipOrigin
+    ) -> ResolutionError {
+        ResolutionError(
+            code: .asyncResolutionRequired,
+            requestedType: type,
+            name: name,
+            path: ResolutionStack.current.path + [origin.step, PathElement(target, requested: type, in: self)],
+            detail: "It is registered with registerAsync at \(target.location), so a \(relationship) cannot build it "
+                + "synchronously; inject \(ServiceName.readable(AsyncProvider<Service>.self)) instead and call "
+                + "`try await provider()`."
+        )
+    }
 }
 
 extension Dependency {
