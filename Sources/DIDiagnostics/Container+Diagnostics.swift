@@ -15,7 +15,8 @@ extension Container {
     /// ```
     ///
     /// The findings and their IDs (`DI-MISSING`, `DI-CYCLE`, `DI-DEFERRED-CYCLE`, `DI-CAPTIVE`,
-    /// `DI-MATCHING`, `DI-ALIAS`, `DI-BUILD`, `DI-SHADOW`, `DI-OPAQUE`, `DI-CLOSED`) are listed in ``Finding/ID``.
+    /// `DI-MATCHING`, `DI-ASYNC`, `DI-ALIAS`, `DI-BUILD`, `DI-SHADOW`, `DI-OPAQUE`, `DI-CLOSED`) are listed in
+    /// ``Finding/ID``.
     ///
     /// - Parameter instantiating: Also build every service (every name, in every container of the subtree)
     ///   in throw-away copies of the containers, so that failing factories and the dependencies of closure

@@ -206,6 +206,12 @@ extension GraphAnalysis {
                         ), about: node.service)
                         continue
                     }
+                    if position >= 0, let finding = asyncOnly(target, neededBy: node.service, through: position,
+                                                               path: path(to: id), in: node.context, targetContext),
+                       reported.insert("async|\(node.service)|\(target)").inserted
+                    {
+                        add(finding, about: node.service)
+                    }
                     let next = nodes.intern(Node(service: target, context: targetContext), from: id)
                     let lookup = position < 0 ? nil : dependencyLookups[position]
                     graph.targets.append(next)
@@ -233,6 +239,53 @@ extension GraphAnalysis {
         // A loop through a deferred edge is no construction cycle: only direct edges make DI-CYCLE errors.
         findCycles(nodes: nodes.nodes, successors: graph.direct, reported: &reported)
         findDeferredCycles(nodes: nodes.nodes, successors: graph, reported: &reported)
+    }
+
+    /// DI-ASYNC for a dependency that a synchronous factory resolves (a parameter, an `Optional`, a `Lazy`), whose
+    /// service only an `async` factory builds, itself or through aliases: every resolve of the holder fails with
+    /// `asyncResolutionRequired`, also under `resolveAsync`. `nil` when nothing is wrong. (A `Provider<T>` is
+    /// left out: its edge is an `AsyncProvider<T>`'s too, which is the way out.)
+    private func asyncOnly(
+        _ target: Int, neededBy holder: Int, through position: Int, path: [PathElement], in context: Int,
+        _ targetContext: Int
+    ) -> Finding? {
+        let ref = dependencyList[position]
+        guard !ref.observed, ref.kind == .direct || ref.kind == .deferred else { return nil }
+        switch registrations[holder].kind {
+        case .factory, .arguments: break
+        case .asyncFactory, .alias: return nil
+        }
+        var builder = target
+        for _ in 0..<Container.maximumAliasHops {
+            guard case .alias = registrations[builder].kind, let next = services[builder].aliasOf else { break }
+            builder = next
+        }
+        guard case .asyncFactory = registrations[builder].kind else { return nil }
+        let (holderName, service) = (services[holder].display, services[builder].display)
+        let registered = "registerAsync at \(services[builder].location)"
+        // What the parameter asks for: `T` of an `Optional<T>`, the alias type of an alias.
+        let asked = ref.wrapped?.type ?? ref.type
+        let provider = "AsyncProvider<\(ServiceName.describe(asked, name: nil))>"
+        let message: String
+        let help: String
+        if ref.kind == .deferred {
+            message = "\(holderName) needs \(ref.declaredType), but only an async factory builds \(service) "
+                + "(\(registered)), and a Lazy reads synchronously: injecting it always fails with "
+                + "asyncResolutionRequired."
+            help = "Inject \(provider) instead and call `try await provider()`, or give \(service) a synchronous "
+                + "factory."
+        } else {
+            message = "\(holderName) needs \(ref.display), which only an async factory builds (\(registered)), but "
+                + "\(holderName)'s factory is synchronous: every resolve of \(holderName) fails with "
+                + "asyncResolutionRequired, also under resolveAsync."
+            help = "Register \(holderName) with registerAsync and resolve it there with "
+                + "`try await r.resolveAsync(\(ServiceName.key(asked, name: ref.key.name)))`, inject \(provider) "
+                + "instead, or give \(service) a synchronous factory."
+        }
+        return Finding(
+            id: .async, severity: .error, service: holderName, container: containers[context].name,
+            message: message, path: path + [element(target, in: targetContext)], help: help
+        )
     }
 
     /// The nodes of the walk, numbered in the order they were found.

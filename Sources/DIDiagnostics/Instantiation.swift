@@ -213,6 +213,15 @@ struct Instantiation {
         case .scopeUnavailable:
             id = .matching
             help = "Resolve it from a container with the tag its lifetime needs, or change its lifetime."
+        case .asyncResolutionRequired:
+            // About the synchronous code that asked (as the static DI-ASYNC is, which this one then repeats).
+            let asker = error.path.dropLast().last { !$0.isDeferred }
+            return Finding(
+                id: .async, severity: .error, service: asker?.description ?? error.service, container: container,
+                message: error.message, path: error.path, suggestions: error.suggestions,
+                help: "Make the code that asks for \(error.service) async (registerAsync, or an AsyncProvider instead "
+                    + "of a Lazy or a Provider), or give it a synchronous factory."
+            )
         default:
             id = .build
             help = error.path.last?.location.map { "Fix the factory registered at \($0)." }

@@ -30,10 +30,10 @@ import Testing
         #expect("\(Finding.Severity.warning)" == "warning")
         #expect("\(Finding.Severity.note)" == "note")
         #expect(
-            [Finding.ID.cycle, .deferredCycle, .captive, .matching, .alias, .shadow, .opaque, .build]
+            [Finding.ID.cycle, .deferredCycle, .captive, .matching, .async, .alias, .shadow, .opaque, .build, .closed]
                 .map(\.description)
-                == ["DI-CYCLE", "DI-DEFERRED-CYCLE", "DI-CAPTIVE", "DI-MATCHING", "DI-ALIAS", "DI-SHADOW",
-                    "DI-OPAQUE", "DI-BUILD"]
+                == ["DI-CYCLE", "DI-DEFERRED-CYCLE", "DI-CAPTIVE", "DI-MATCHING", "DI-ASYNC", "DI-ALIAS", "DI-SHADOW",
+                    "DI-OPAQUE", "DI-BUILD", "DI-CLOSED"]
         )
     }
 }

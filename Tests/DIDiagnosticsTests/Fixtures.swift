@@ -24,6 +24,7 @@ final class Pong: Sendable {
     init(ping: Ping) {}
 }
 protocol Router: Sendable {}
+protocol Storing: Sendable {}
 final class NotARouter: Sendable {}
 struct BrokenFactory: Error, CustomStringConvertible {
     var description: String { "the disk is full" }

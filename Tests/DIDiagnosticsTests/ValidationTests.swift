@@ -449,4 +449,78 @@ import Testing
         #expect(leaf.explain(Session.self).description.contains("App/Leaf.swift:1"))
         #expect(middle.explain(Session.self).description.contains("App/Middle.swift:1"))
     }
+
+    /// DI-ASYNC: a synchronous factory (an `autoregister` initializer) that needs a service only an `async`
+    /// factory builds — as a parameter, an `Optional`, a `Lazy`, or through an alias — fails on every resolve,
+    /// also under `resolveAsync`; validation says so before anything runs, and names the way out.
+    @Test func aSynchronousFactoryNeedingAnAsyncOnlyServiceIsAnError() async throws {
+        final class Store: Storing { init() async {} }
+        final class Direct: Sendable { init(store: Store) {} }
+        final class Maybe: Sendable { init(store: Store?) {} }
+        final class Deferred: Sendable { init(store: Lazy<Store>) {} }
+        final class ThroughAlias: Sendable { init(store: any Storing) {} }
+        final class Awaits: Sendable { init(store: AsyncProvider<Store>) {} }
+        let app = Container(name: "app")
+        try app.registerAsync(Store.self, scope: .singleton, fileID: "App/Store.swift", line: 1) { _ in await Store() }
+            .implements((any Storing).self, fileID: "App/Store.swift", line: 2)
+        try app.autoregister(Direct.self, fileID: "App/Direct.swift", line: 3, initializer: Direct.init)
+        try app.autoregister(Maybe.self, initializer: Maybe.init)
+        try app.autoregister(Deferred.self, fileID: "App/Deferred.swift", line: 5, initializer: Deferred.init)
+        try app.autoregister(ThroughAlias.self, initializer: ThroughAlias.init)
+        try app.autoregister(Awaits.self, initializer: Awaits.init)
+        try app.registerAsync(String.self) { r in "\(try await r.resolveAsync(Store.self))" }
+
+        let report = app.validate()
+        let async = report.findings.filter { $0.id == .async }
+        #expect(async.map(\.service).sorted() == ["Deferred", "Direct", "Maybe", "ThroughAlias"], "\(report)")
+        #expect(async.allSatisfy { $0.severity == .error })
+        let direct = try #require(async.first { $0.service == "Direct" })
+        #expect(direct.message == "Direct needs Store, which only an async factory builds (registerAsync at "
+            + "App/Store.swift:1), but Direct's factory is synchronous: every resolve of Direct fails with "
+            + "asyncResolutionRequired, also under resolveAsync.")
+        #expect(direct.help == "Register Direct with registerAsync and resolve it there with `try await "
+            + "r.resolveAsync(Store.self)`, inject AsyncProvider<Store> instead, or give Store a synchronous factory.")
+        #expect(direct.path.map(\.description) == ["Direct", "Store"])
+        let deferred = try #require(async.first { $0.service == "Deferred" })
+        #expect(deferred.message == "Deferred needs Lazy<Store>, but only an async factory builds Store "
+            + "(registerAsync at App/Store.swift:1), and a Lazy reads synchronously: injecting it always fails with "
+            + "asyncResolutionRequired.")
+        #expect(deferred.help.hasPrefix("Inject AsyncProvider<Store> instead"))
+        let alias = try #require(async.first { $0.service == "ThroughAlias" })
+        #expect(alias.help.contains("inject AsyncProvider<any Storing> instead, or give Store a synchronous factory"))
+        #expect(app.graph().text().contains("[DI-ASYNC]"))
+
+        // Each finding holds: resolving the service fails as it says, also with resolveAsync.
+        let resolves: [@Sendable () async throws -> Void] = [
+            { _ = try await app.resolveAsync(Direct.self) }, { _ = try await app.resolveAsync(Maybe.self) },
+            { _ = try await app.resolveAsync(Deferred.self) }, { _ = try await app.resolveAsync(ThroughAlias.self) },
+        ]
+        for resolve in resolves {
+            let error = try await #require(throws: ResolutionError.self) { try await resolve() }
+            #expect(error.code == .asyncResolutionRequired)
+        }
+        _ = try await app.resolveAsync(Awaits.self)
+        _ = try await app.resolveAsync(String.self)
+
+        // Building every service finds the same four, and no second finding for any of them.
+        let built = app.validate(instantiating: true)
+        #expect(built.findings.filter { $0.id == .async }.map(\.service).sorted() == async.map(\.service).sorted(),
+                "\(built)")
+        #expect(!built.findings.contains { $0.id == .build }, "\(built)")
+    }
+
+    /// A `Provider<T>` edge is an `AsyncProvider<T>`'s too, so the static walk leaves it alone; building it finds
+    /// the refusal, reported as DI-ASYNC about the service that asked.
+    @Test func aProviderOfAnAsyncOnlyServiceIsFoundByBuilding() throws {
+        final class Store: Storing { init() async {} }
+        final class Polls: Sendable { init(store: Provider<Store>) {} }
+        let app = Container(name: "app")
+        try app.registerAsync(Store.self) { _ in await Store() }
+        try app.autoregister(Polls.self, initializer: Polls.init)
+        #expect(!app.validate().findings.contains { $0.id == .async })
+        let built = app.validate(instantiating: true)
+        let finding = try #require(built.findings.first { $0.id == .async }, "\(built)")
+        #expect(finding.service == "Polls")
+        #expect(finding.message.contains("so a Provider cannot build it synchronously; inject AsyncProvider<Store>"))
+    }
 }

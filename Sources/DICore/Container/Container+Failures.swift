@@ -206,12 +206,13 @@ extension Container {
         let key = ServiceName.key(type, name: registration.key.name)
         let provider = "AsyncProvider<\(ServiceName.describe(type, name: nil))>"
         let registered = "It was registered with registerAsync at \(registration.location)"
+        let builder = ServiceName.describe(registration.serviceType, name: registration.key.name)
         let detail: String
         if let dependent = LookupContext.Dependent(of: path) {
             detail = "\(registered), and the factory of \(dependent.service) (\(dependent.location)) resolves it "
                 + "synchronously, also under resolveAsync: register \(dependent.service) with registerAsync and "
                 + "resolve it there with `try await r.resolveAsync(\(key))`, inject \(provider) into it, or give "
-                + "\(ServiceName.describe(type, name: registration.key.name)) a synchronous factory."
+                + "\(builder) a synchronous factory."
         } else {
             detail = "\(registered); call `try await resolveAsync(\(key))` from an async context."
         }

@@ -122,7 +122,7 @@ extension Container {
     }
 
     /// How many aliases of aliases a resolve follows before it reports the alias as broken.
-    static let maximumAliasHops = 16
+    package static let maximumAliasHops = 16
 
     /// The registration an alias stands for, found from the container that holds the alias, with the
     /// container that holds it; follows an alias of an alias.

@@ -13,9 +13,10 @@
 /// A `Lazy` needs no registration of its own: any registered `T` can be injected as `Lazy<T>` (through
 /// `autoregister`, `resolve(Lazy<T>.self)`, `@Inject`). It is made when its owner is built and fails then if
 /// nothing is registered for `T`, or if `T` has only an `async` factory (`registerAsync`), which no synchronous
-/// read could run: inject ``AsyncProvider`` for such a service. Its first `value` resolves `T` from the container that was asked for the
-/// `Lazy` — inside a factory, the one its `Resolver` stands for, which is where the owner's dependencies come
-/// from — honouring `T`'s lifetime; the result is then kept, so a `Lazy` of a transient builds one instance.
+/// read could run: inject ``AsyncProvider`` for such a service. Its first `value` resolves `T` from the
+/// container that was asked for the `Lazy` — inside a factory, the one its `Resolver` stands for, which is where
+/// the owner's dependencies come from — honouring `T`'s lifetime; the result is then kept, so a `Lazy` of a
+/// transient builds one instance.
 ///
 /// The first read resolves exactly once even when many threads read at the same moment (the others wait,
 /// holding no lock); later reads cost one atomic load and the value, what reading a stored property costs.
@@ -118,7 +119,9 @@ extension Lazy: RelationshipService {
         let target = try container.relationshipTarget(Service.self, name: name, for: Lazy<Service>.self)
         // Its reads are synchronous: one of a service only `resolveAsync` builds could never succeed.
         if container.buildsOnlyAsynchronously(target) {
-            let origin = RelationshipOrigin(Lazy<Service>.self, kind: .deferred, name: name, target: target, in: container)
+            let origin = RelationshipOrigin(
+                Lazy<Service>.self, kind: .deferred, name: name, target: target, in: container
+            )
             throw container.asyncOnly(target, for: "Lazy", Service.self, name: name, origin: origin)
         }
         return Lazy(storage: LazyStorage(target: target, request: .type(name: name), container: container))
