@@ -65,6 +65,19 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
             && resolutionError?.code == .containerClosed
     }
 
+    /// Whether the service the wrapper asked for has only an `async` factory, which no wrapper can run.
+    private var asksForAnAsyncService: Bool {
+        resolutionError?.code == .asyncResolutionRequired && resolutionError?.path.count == 1
+    }
+
+    /// What `asksForAnAsyncService` adds: the relationship a wrapper can hold instead.
+    private var asyncHint: String {
+        let provider = "AsyncProvider<\(ServiceName.readable(requestedType))>"
+        let name = resolutionError?.name.map { "(name: \"\($0)\")" } ?? ""
+        return "A property wrapper resolves synchronously: inject \(provider) instead (`@Inject\(name) var store: "
+            + "\(provider)`) and call `try await store()`."
+    }
+
     /// What `missedInShared` adds: the likeliest cause, and the container to bind when another tree registers
     /// the service.
     private var unboundHint: String {
@@ -85,6 +98,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
         default:
             "\(wrapper) at \(location) could not inject \(service) from \(container)."
                 + (missedInShared ? " " + unboundHint : "")
+                + (asksForAnAsyncService ? " " + asyncHint : "")
                 + (readAfterClose
                     ? " \(container), the container the owner was made in, is closed: a lazy property resolves on "
                         + "its first read, so read it before \(container) closes, or inject it with @Inject when the "

@@ -137,6 +137,32 @@ private struct NeedsMissingKey {
         #expect(!other.message.contains("Container.shared"), "\(other)")
     }
 
+    /// A wrapper resolves synchronously, so a service with only an `async` factory needs the relationship that
+    /// awaits it; the first line names it, with the registration's name, and it works.
+    @Test func anAsyncOnlyServiceNamesTheAsyncProviderToInject() async throws {
+        final class Store: Sendable { init() async {} }
+        let app = Container(name: "app")
+        try app.registerAsync(Store.self, name: "main", scope: .singleton) { _ in await Store() }
+        let error = try #require(throws: InjectionError.self) {
+            try Inject<Store>.resolve(name: "main", from: app, fileID: "App/Model.swift", line: 3)
+        }
+        #expect(error.message.hasSuffix(" A property wrapper resolves synchronously: inject AsyncProvider<Store> "
+            + "instead (`@Inject(name: \"main\") var store: AsyncProvider<Store>`) and call `try await store()`."),
+            "\(error)")
+        let provider = try Inject<AsyncProvider<Store>>.resolve(
+            name: "main", from: app, fileID: "App/Model.swift", line: 3
+        )
+        _ = try await provider()
+        // A dependency's async factory is its dependent's problem, not the wrapper's: no such hint.
+        final class Repository: Sendable { init(store: Store) {} }
+        try app.registerAsync(Store.self, scope: .singleton) { _ in await Store() }
+        try app.autoregister(Repository.self, initializer: Repository.init)
+        let deeper = try #require(throws: InjectionError.self) {
+            try Inject<Repository>.resolve(name: nil, from: app, fileID: "App/Model.swift", line: 4)
+        }
+        #expect(!deeper.message.contains("AsyncProvider"), "\(deeper)")
+    }
+
     /// When another tree registers the service (the app's own root, not bound), the first line names it.
     @Test func aMissFromTheSharedContainerNamesTheContainerToBind() throws {
         final class RegisteredInTheApp: Sendable {}

@@ -24,8 +24,8 @@
 /// `AsyncProvider`, with its step marked deferred (``PathElement/isDeferred``). In a graph it is recorded as a
 /// per-call edge (``Dependency/Kind/perCall``), as a `Provider` is.
 ///
-/// A synchronous `Provider<T>` of a service registered with `registerAsync` fails when it is injected, with
-/// `asyncResolutionRequired` naming `AsyncProvider<T>` as the way out.
+/// A synchronous `Provider<T>` or `Lazy<T>` of a service registered with `registerAsync` fails when it is
+/// injected, with `asyncResolutionRequired` naming `AsyncProvider<T>` as the way out.
 ///
 /// An `AsyncProvider` keeps no instance, so it is `Sendable` for any service. It holds its container weakly:
 /// a call after the container was released throws `containerClosed`. A test that builds an owner by hand
