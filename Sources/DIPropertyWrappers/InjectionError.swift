@@ -86,7 +86,8 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
             return cause + ": if \(service) is registered in another container, make the owner inside "
                 + "withContainer(thatContainer) { … }."
         }
-        return cause + "; \(service) is registered in \(holder): make the owner inside withContainer(\(holder)) { … }."
+        return cause + "; \(service) is registered in \(holder): make the owner inside "
+            + "withContainer(\(holder)) { … }."
     }
 
     /// One sentence: the wrapper, where it is declared, and what it could not inject.
