@@ -38,7 +38,7 @@ let package = Package(
             name: "DITestingTests", dependencies: ["DITesting", "DIDiagnostics", "DIScopes"],
             exclude: ["__Snapshots__"]
         ),
-        .testTarget(name: "DIDiagnosticsTests", dependencies: ["DIDiagnostics", "DIScopes"]),
+        .testTarget(name: "DIDiagnosticsTests", dependencies: ["DIDiagnostics", "DIScopes", "DITestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

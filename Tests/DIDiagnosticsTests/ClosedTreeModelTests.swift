@@ -115,7 +115,7 @@ import Testing
     @Test(arguments: 0..<40)
     func resolutionAndDiagnosticsMatchTheModel(round: Int) throws {
         let seed = UInt64.random(in: 1...UInt64.max)
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix64(state: seed)
         var model = Model()
         var containers: [Container] = []
         var problems: [String] = []

@@ -1,5 +1,6 @@
 import DICore
 import DIDiagnostics
+import DITestSupport
 import Testing
 
 /// Random graphs checked against a small reference model: which dependencies are missing, and how many
@@ -9,7 +10,7 @@ import Testing
     func findingsMatchTheReferenceModel(round: Int) throws {
         let seed = UInt64.random(in: 1...UInt64.max)
         print("RandomGraphTests round \(round) seed \(seed)")
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix64(state: seed)
         let count = Int.random(in: 2...24, using: &random)
         // Indices at or past `count` are never registered: depending on one is a missing dependency.
         var dependencies: [[Int]] = []
@@ -50,6 +51,62 @@ import Testing
         // Nothing else: every registration is an autoregister, so every edge is known.
         #expect(report.findings.allSatisfy { [.missing, .cycle].contains($0.id) }, "seed \(seed)")
     }
+
+    /// Random graphs without loops in which some services have only an `async` factory: DI-ASYNC names exactly
+    /// the synchronous services with a plain or `Lazy` edge to one (once per such service), and a service fails
+    /// to resolve (also with `resolveAsync`) exactly when it is one of them or needs one of them through plain
+    /// edges.
+    @Test(arguments: 0..<20)
+    func asyncOnlyDependenciesMatchTheRuntime(round: Int) async throws {
+        let seed = UInt64.random(in: 1...UInt64.max)
+        print("RandomGraphTests async round \(round) seed \(seed)")
+        var random = SplitMix64(state: seed)
+        let count = Int.random(in: 2...20, using: &random)
+        let isAsync = (0..<count).map { _ in Int.random(in: 0..<4, using: &random) == 0 }
+        // Edges point to lower indices only (no loops); a Lazy edge is deferred.
+        var edges: [[(target: Int, lazy: Bool)]] = []
+        for index in 0..<count {
+            let degree = isAsync[index] || index == 0 ? 0 : Int.random(in: 0...2, using: &random)
+            edges.append((0..<degree).map { _ in
+                (Int.random(in: 0..<index, using: &random), Int.random(in: 0..<5, using: &random) == 0)
+            })
+        }
+
+        let app = Container(name: "app")
+        for index in 0..<count {
+            if isAsync[index] {
+                try registerAsync(node(index), in: app)
+            } else {
+                try register(node(index), edges[index].map { (node($0.target), $0.lazy) }, in: app)
+            }
+        }
+        let report = app.validate()
+
+        // Reference: the holders of an edge to an async-only service, and what fails through plain edges.
+        let holders = Set((0..<count).filter { index in edges[index].contains { isAsync[$0.target] } })
+        var fails = [Bool](repeating: false, count: count)
+        for index in 0..<count {
+            fails[index] = holders.contains(index) || edges[index].contains { !$0.lazy && fails[$0.target] }
+        }
+
+        let found = report.findings.filter { $0.id == .async }
+        #expect(Set(found.map(\.service)) == Set(holders.map { "\(node($0))" }), "seed \(seed)\n\(report)")
+        // One finding for each async-only service a holder needs, as DI-MISSING gives one per missing one.
+        let pairs = (0..<count).reduce(0) { total, index in
+            total + Set(edges[index].map(\.target).filter { isAsync[$0] }).count
+        }
+        #expect(found.count == pairs, "seed \(seed)")
+        for index in 0..<count {
+            let outcome: ResolutionError.Code?
+            do {
+                _ = try await app.resolveAsync(node(index))
+                outcome = nil
+            } catch let error as ResolutionError {
+                outcome = error.code
+            }
+            #expect(outcome == (fails[index] ? .asyncResolutionRequired : nil), "seed \(seed), node \(index)")
+        }
+    }
 }
 
 /// A distinct type per index (6 bits spelled as nested generics).
@@ -65,6 +122,36 @@ private protocol RandomNode: Sendable { init() }
 private struct Leaf: RandomNode {}
 private struct BitOne<Rest: RandomNode>: RandomNode {}
 private struct BitZero<Rest: RandomNode>: RandomNode {}
+
+private func registerAsync<S: RandomNode>(_: S.Type, in app: Container) throws {
+    try app.registerAsync(S.self, scope: .singleton) { _ in S() }
+}
+
+/// Registers `service` depending on `deps`, each as a plain parameter or, when `lazy`, as a `Lazy`.
+private func register(
+    _ service: any RandomNode.Type, _ deps: [(type: any RandomNode.Type, lazy: Bool)], in app: Container
+) throws {
+    switch deps.count {
+    case 0: try register0(service, in: app)
+    case 1: try register1(service, deps[0].type, lazy: deps[0].lazy, in: app)
+    default:
+        try register2(service, deps[0].type, lazy: deps[0].lazy, deps[1].type, lazy: deps[1].lazy, in: app)
+    }
+}
+private func register1<S: RandomNode, A: RandomNode>(_: S.Type, _: A.Type, lazy: Bool, in app: Container) throws {
+    guard lazy else { return try register1(S.self, A.self, in: app) }
+    try app.autoregister(S.self, scope: .singleton) { (_: Lazy<A>) in S() }
+}
+private func register2<S: RandomNode, A: RandomNode, B: RandomNode>(
+    _: S.Type, _: A.Type, lazy lazyA: Bool, _: B.Type, lazy lazyB: Bool, in app: Container
+) throws {
+    switch (lazyA, lazyB) {
+    case (false, false): try register2(S.self, A.self, B.self, in: app)
+    case (true, false): try app.autoregister(S.self, scope: .singleton) { (_: Lazy<A>, _: B) in S() }
+    case (false, true): try app.autoregister(S.self, scope: .singleton) { (_: A, _: Lazy<B>) in S() }
+    case (true, true): try app.autoregister(S.self, scope: .singleton) { (_: Lazy<A>, _: Lazy<B>) in S() }
+    }
+}
 
 private func register(_ service: any RandomNode.Type, _ deps: [any RandomNode.Type], in app: Container) throws {
     switch deps.count {
@@ -83,17 +170,4 @@ private func register2<S: RandomNode, A: RandomNode, B: RandomNode>(
     _: S.Type, _: A.Type, _: B.Type, in app: Container
 ) throws {
     try app.autoregister(S.self, scope: .singleton) { (_: A, _: B) in S() }
-}
-
-/// A small, seedable generator, so a failing round can be replayed from its printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
