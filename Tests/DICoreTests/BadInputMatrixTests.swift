@@ -94,6 +94,8 @@ extension ServiceKeys {
             case (.wrongName, .throughResolver):
                 ["fix:       in the factory of Wrapper \"wrapping\" (DICoreTests/BadInputMatrixTests.swift:",
                  "), resolve it with name: \"primary\""]
+            case (.asyncResolvedSynchronously, .resolveAll):
+                ["call `try await resolveAllAsync(Probe.self)`"]
             default: expected.wayOut
             }
         }

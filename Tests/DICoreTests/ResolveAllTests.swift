@@ -24,7 +24,43 @@ struct NamedPlugin: Plugin {
         #expect(try app.resolveAll((any Plugin).self).map(\.id) == ["app-default", "app-analytics", "app-crash"])
     }
 
-    @Test func emptyWhenNothingIsRegistered() throws {
+    @Test func emptyWhenNothingIsRegistered() async throws {
         #expect(try Container(name: "app").resolveAll((any Plugin).self).isEmpty)
+        #expect(try await Container(name: "app").resolveAllAsync((any Plugin).self).isEmpty)
+    }
+
+    /// `resolveAll` cannot run an `async` factory; it says which call can, and `resolveAllAsync` returns what
+    /// `resolveAll` would, in the same order, with the `async` registrations built.
+    @Test(.timeLimit(.minutes(1))) func anAsyncRegistrationNeedsResolveAllAsync() async throws {
+        let app = Container(name: "app")
+        try app.register((any Plugin).self) { _ in NamedPlugin(id: "app-default") }
+        let line = #line + 1
+        try app.registerAsync((any Plugin).self, name: "remote", scope: .singleton) { _ in
+            await Task.yield()
+            return NamedPlugin(id: "app-remote")
+        }
+        let checkout = app.child(name: "checkout")
+        try checkout.register((any Plugin).self, name: "pay") { _ in NamedPlugin(id: "checkout-pay") }
+        try checkout.registerAsync((any Plugin).self, name: "remote") { _ in NamedPlugin(id: "checkout-remote") }
+
+        let error = try #require(throws: ResolutionError.self) { try app.resolveAll((any Plugin).self) }
+        #expect(error.code == .asyncResolutionRequired)
+        #expect(error.message.hasSuffix(
+            "It was registered with registerAsync at DICoreTests/ResolveAllTests.swift:\(line), and resolveAll builds "
+                + "every registration synchronously: call `try await resolveAllAsync((any Plugin).self)` from an async "
+                + "context (in a factory, one registered with registerAsync)."
+        ), "\(error)")
+
+        #expect(try await app.resolveAllAsync((any Plugin).self).map(\.id) == ["app-default", "app-remote"])
+        #expect(try await checkout.resolveAllAsync((any Plugin).self).map(\.id)
+            == ["checkout-pay", "checkout-remote", "app-default"])
+        // From an async factory, through its resolver: a transient's is the asking container's.
+        try app.registerAsync([String].self) { r in try await r.resolveAllAsync((any Plugin).self).map(\.id) }
+        #expect(try await checkout.resolveAsync([String].self) == ["checkout-pay", "checkout-remote", "app-default"])
+        checkout.close()
+        let closed = try await #require(throws: ResolutionError.self) {
+            try await checkout.resolveAllAsync((any Plugin).self)
+        }
+        #expect(closed.code == .containerClosed)
     }
 }

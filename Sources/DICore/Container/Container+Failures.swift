@@ -201,14 +201,20 @@ extension Container {
     /// The way out depends on who asked: a top-level request awaits `resolveAsync`; a dependent's synchronous
     /// factory (which `resolveAsync` of the dependent runs too) cannot, and must change. (A `Lazy` or `Provider`
     /// of it is refused when injected: `asyncOnly(_:for:_:name:origin:)`.)
-    func asyncResolutionRequired(_ registration: Registration, requested type: Any.Type) -> ResolutionError {
+    func asyncResolutionRequired(_ registration: Registration, requested type: Any.Type, inResolveAll: Bool = false)
+        -> ResolutionError
+    {
         let path = ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self))
         let key = ServiceName.key(type, name: registration.key.name)
         let provider = "AsyncProvider<\(ServiceName.describe(type, name: nil))>"
         let registered = "It was registered with registerAsync at \(registration.location)"
         let builder = ServiceName.describe(registration.serviceType, name: registration.key.name)
         let detail: String
-        if let dependent = LookupContext.Dependent(of: path) {
+        if inResolveAll {
+            detail = "\(registered), and resolveAll builds every registration synchronously: call "
+                + "`try await resolveAllAsync(\(ServiceName.metatype(type)))` from an async context (in a factory, "
+                + "one registered with registerAsync)."
+        } else if let dependent = LookupContext.Dependent(of: path) {
             detail = "\(registered), and the factory of \(dependent.service) (\(dependent.location)) resolves it "
                 + "synchronously, also under resolveAsync: register \(dependent.service) with registerAsync and "
                 + "resolve it there with `try await r.resolveAsync(\(key))`, inject \(provider) into it, or give "

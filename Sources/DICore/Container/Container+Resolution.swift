@@ -206,23 +206,59 @@ extension Container: Resolver {
     /// let plugins: [any Plugin] = try app.resolveAll((any Plugin).self)
     /// ```
     ///
+    /// A registration with an `async` factory (`registerAsync`) among them can only be built by
+    /// ``resolveAllAsync(_:)``.
+    ///
     /// - Throws: `ResolutionError` when one of them cannot be built.
     public func resolveAll<Service>(_ type: Service.Type) throws -> [Service] {
         if isClosed { throw closedError(type, name: nil) }
+        var services: [Service] = []
+        for (registration, owner) in registrations(of: type) {
+            if buildsOnlyAsynchronously(registration) {
+                throw owner.asyncResolutionRequired(registration, requested: type, inResolveAll: true)
+            }
+            services.append(try resolve(registration, from: owner, as: type))
+        }
+        // An ancestor closing meanwhile took its registrations away: refused, not a shorter list.
+        if isClosedOnItsPath { throw closedError(type, name: nil) }
+        return services
+    }
+
+    /// Resolves every registration of `type`, under every name, as ``resolveAll(_:)`` does, running the
+    /// `async` factories among them (`registerAsync`) too.
+    ///
+    /// ```swift
+    /// let stores: [any Store] = try await app.resolveAllAsync((any Store).self)
+    /// ```
+    ///
+    /// - Throws: `ResolutionError` when one of them cannot be built.
+    public func resolveAllAsync<Service>(_ type: Service.Type) async throws -> [Service] {
+        if isClosed { throw closedError(type, name: nil) }
+        var services: [Service] = []
+        // Each one as `resolveAsync` finds it: the nearest registration of its key, the one listed here.
+        for (registration, _) in registrations(of: type) {
+            services.append(try await resolveAsync(type, name: registration.key.name))
+        }
+        if isClosedOnItsPath { throw closedError(type, name: nil) }
+        return services
+    }
+
+    /// The registrations `resolveAll(_:)` resolves, each with the container that owns what it builds: this
+    /// container's in registration order, then each ancestor's (and a test container's base chain); a key shadowed
+    /// by a nearer container once.
+    private func registrations<Service>(of type: Service.Type) -> [(Registration, Container)] {
         let typeID = ObjectIdentifier(type)
         var seen = Set<RegistrationKey>()
-        var services: [Service] = []
+        var found: [(Registration, Container)] = []
         for (container, owner) in registrationSources {
             for registration in container.registry.all
             where registration.key.type == typeID && registration.key.arguments == nil
                 && registration.key.keyPath == 0 && seen.insert(registration.key).inserted
             {
-                services.append(try resolve(registration, from: owner, as: type))
+                found.append((registration, owner))
             }
         }
-        // An ancestor closing meanwhile took its registrations away: refused, not a shorter list.
-        if isClosedOnItsPath { throw closedError(type, name: nil) }
-        return services
+        return found
     }
 
     /// Whether `type` under `name` is registered here or in an ancestor.

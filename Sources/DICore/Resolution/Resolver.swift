@@ -43,6 +43,20 @@ public protocol Resolver: AnyObject, Sendable {
 }
 
 extension Resolver {
+    /// Resolves every registration of `type`, under every name, nearest container first, running `async`
+    /// factories too: ``Container/resolveAllAsync(_:)`` for a container; a resolver of another kind resolves
+    /// them with `resolveAll(_:)`.
+    ///
+    /// ```swift
+    /// try app.registerAsync(Index.self) { r in Index(stores: try await r.resolveAllAsync((any Store).self)) }
+    /// ```
+    ///
+    /// - Throws: `ResolutionError`.
+    public func resolveAllAsync<Service>(_ type: Service.Type) async throws -> [Service] {
+        guard let container = self as? Container else { return try resolveAll(type) }
+        return try await container.resolveAllAsync(type)
+    }
+
     /// Resolves the unnamed registration of `type`, or of the type the context expects.
     ///
     /// ```swift
