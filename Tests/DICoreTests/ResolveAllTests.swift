@@ -63,4 +63,25 @@ struct NamedPlugin: Plugin {
         }
         #expect(closed.code == .containerClosed)
     }
+
+    /// An `All<T>` is built when its owner is, synchronously: with an `async` registration among them the way
+    /// out is in the owner's registration, not an `await` of the caller's.
+    @Test func anAllWithAnAsyncRegistrationPointsAtItsOwner() async throws {
+        final class Host: Sendable { init(plugins: All<any Plugin>) {} }
+        let app = Container(name: "app")
+        try app.register((any Plugin).self) { _ in NamedPlugin(id: "local") }
+        try app.registerAsync((any Plugin).self, name: "remote") { _ in NamedPlugin(id: "remote") }
+        let line = #line + 1
+        try app.autoregister(Host.self, initializer: Host.init)
+
+        let error = try await #require(throws: ResolutionError.self) { try await app.resolveAsync(Host.self) }
+        #expect(error.code == .asyncResolutionRequired)
+        #expect(error.message.contains(
+            "All<any Plugin> builds every registration synchronously when it is injected: register Host "
+                + "(DICoreTests/ResolveAllTests.swift:\(line)) with registerAsync and resolve them there with "
+                + "`try await r.resolveAllAsync((any Plugin).self)`, or give any Plugin \"remote\" a synchronous "
+                + "factory."
+        ), "\(error)")
+        #expect(error.path.map(\.description) == ["Host", "any Plugin \"remote\""])
+    }
 }

@@ -198,28 +198,40 @@ extension Container {
 
     /// `asyncResolutionRequired` for `registration` (found in this container), asked for synchronously.
     ///
-    /// The way out depends on who asked: a top-level request awaits `resolveAsync`; a dependent's synchronous
-    /// factory (which `resolveAsync` of the dependent runs too) cannot, and must change. (A `Lazy` or `Provider`
-    /// of it is refused when injected: `asyncOnly(_:for:_:name:origin:)`.)
-    func asyncResolutionRequired(_ registration: Registration, requested type: Any.Type, inResolveAll: Bool = false)
+    /// The way out depends on who asked: a top-level request awaits `resolveAsync` (`resolveAllAsync` for
+    /// `resolveAll`); a dependent's synchronous factory (which `resolveAsync` of the dependent runs too) or an
+    /// `All<T>` being injected cannot, and the dependent must change. (A `Lazy` or `Provider` of it is refused when
+    /// injected: `asyncOnly(_:for:_:name:origin:)`.)
+    ///
+    /// - Parameter all: What asked for every registration of the type at once, if that is how it was asked for.
+    func asyncResolutionRequired(_ registration: Registration, requested type: Any.Type, inAll all: AllAsker? = nil)
         -> ResolutionError
     {
         let path = ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self))
-        let key = ServiceName.key(type, name: registration.key.name)
-        let provider = "AsyncProvider<\(ServiceName.describe(type, name: nil))>"
         let registered = "It was registered with registerAsync at \(registration.location)"
         let builder = ServiceName.describe(registration.serviceType, name: registration.key.name)
+        let dependent = LookupContext.Dependent(of: path)
         let detail: String
-        if inResolveAll {
+        switch (all, dependent) {
+        case (.collection(let collection)?, _):
+            let owner = dependent.map { "\($0.service) (\($0.location))" } ?? "its owner"
+            detail = "\(registered), and \(ServiceName.readable(collection)) builds every registration synchronously "
+                + "when it is injected: register \(owner) with registerAsync and resolve them there with "
+                + "`try await r.resolveAllAsync(\(ServiceName.metatype(type)))`, or give \(builder) a synchronous "
+                + "factory."
+        case (.resolveAll?, _):
             detail = "\(registered), and resolveAll builds every registration synchronously: call "
                 + "`try await resolveAllAsync(\(ServiceName.metatype(type)))` from an async context (in a factory, "
                 + "one registered with registerAsync)."
-        } else if let dependent = LookupContext.Dependent(of: path) {
+        case (nil, let dependent?):
+            let key = ServiceName.key(type, name: registration.key.name)
             detail = "\(registered), and the factory of \(dependent.service) (\(dependent.location)) resolves it "
                 + "synchronously, also under resolveAsync: register \(dependent.service) with registerAsync and "
-                + "resolve it there with `try await r.resolveAsync(\(key))`, inject \(provider) into it, or give "
-                + "\(builder) a synchronous factory."
-        } else {
+                + "resolve it there with `try await r.resolveAsync(\(key))`, inject "
+                + "AsyncProvider<\(ServiceName.describe(type, name: nil))> into it, or give \(builder) a synchronous "
+                + "factory."
+        case (nil, nil):
+            let key = ServiceName.key(type, name: registration.key.name)
             detail = "\(registered); call `try await resolveAsync(\(key))` from an async context."
         }
         return ResolutionError(

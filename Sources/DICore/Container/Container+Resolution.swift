@@ -211,11 +211,17 @@ extension Container: Resolver {
     ///
     /// - Throws: `ResolutionError` when one of them cannot be built.
     public func resolveAll<Service>(_ type: Service.Type) throws -> [Service] {
+        try resolveAll(type, for: .resolveAll)
+    }
+
+    /// `resolveAll(_:)`, for `asker`: the call, or an `All<T>` being injected (whose way out differs when an
+    /// `async` factory is among them).
+    func resolveAll<Service>(_ type: Service.Type, for asker: AllAsker) throws -> [Service] {
         if isClosed { throw closedError(type, name: nil) }
         var services: [Service] = []
         for (registration, owner) in registrations(of: type) {
             if buildsOnlyAsynchronously(registration) {
-                throw owner.asyncResolutionRequired(registration, requested: type, inResolveAll: true)
+                throw owner.asyncResolutionRequired(registration, requested: type, inAll: asker)
             }
             services.append(try resolve(registration, from: owner, as: type))
         }
@@ -241,6 +247,14 @@ extension Container: Resolver {
         }
         if isClosedOnItsPath { throw closedError(type, name: nil) }
         return services
+    }
+
+    /// What asks for every registration of a type at once.
+    enum AllAsker {
+        /// `resolveAll(_:)`.
+        case resolveAll
+        /// An `All<T>` being injected.
+        case collection(of: Any.Type)
     }
 
     /// The registrations `resolveAll(_:)` resolves, each with the container that owns what it builds: this

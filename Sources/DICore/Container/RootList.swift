@@ -23,8 +23,20 @@ enum RootList {
         }
     }
 
-    /// The listed roots that are alive, oldest first. One whose deinitialisation has begun is left out.
-    static var all: [Container] {
-        entries.withLock { entries in entries.compactMap { $0.retainedUnlessDeinitialising() } }
+    /// Runs `body` on each listed root that is alive, oldest first, holding it only while `body` runs.
+    ///
+    /// Every root is retained for its own call only, so that an error being printed keeps no other tree's root
+    /// alive beyond a moment (whoever drops its last reference meanwhile sees it freed a moment later, by this
+    /// thread), and `body` runs outside the list's lock: it may look up registrations, which can free retired
+    /// tables, and a root freed by that would need the lock to leave the list.
+    static func forEach(_ body: (Container) -> Void) {
+        let listed = entries.withLock { $0 }
+        for entry in listed {
+            // Still listed: its memory is allocated while the lock is held (a root leaves the list in its deinit).
+            let root = entries.withLock { entries in
+                entries.contains { $0 === entry } ? entry.retainedUnlessDeinitialising() : nil
+            }
+            if let root { body(root) }
+        }
     }
 }

@@ -223,35 +223,19 @@ package final class LookupContext: Sendable {
         }
     }
 
-    /// How many containers of other trees a printed error looks through at most: a server's app container has
-    /// a child per request in flight, and a test run many roots at once.
-    static let otherTreeSearchLimit = 10_000
-
-    /// Registrations of `key` in the open containers of the other roots' trees, for a lookup made in
-    /// `Container.shared`'s tree; each with its container's name. Breadth first over all the trees, the roots
-    /// first: an app registers most of its services in its root or a child of it, and a large tree (a child per
-    /// request, a deep chain) must not use up the search before the other roots are seen.
+    /// Registrations of `key` in the other open roots (not their children: walking another tree would hold its
+    /// containers for the walk, and a server's app container has a child per request in flight), for a lookup
+    /// made in `Container.shared`'s tree; each with its root's name, once per name and registration site.
     private func otherTreeRegistrations() -> [(registration: Registration, container: String)] {
         guard asksInShared else { return [] }
         var found: [(registration: Registration, container: String)] = []
-        // Request containers are many, alike: one line for each name and registration site.
         var seen = Set<String>()
-        var level = RootList.all.filter { $0 !== Container.shared }
-        var searched = 0
-        while !level.isEmpty, searched < Self.otherTreeSearchLimit {
-            var next: [Container] = []
-            for container in level.prefix(Self.otherTreeSearchLimit - searched) {
-                searched += 1
-                // A closed container resolves nothing (nor do its descendants): resolving from it would not help.
-                guard !container.isClosed else { continue }
-                if let registration = container.registry.registration(for: key),
-                   seen.insert("\(container.name) \(registration.location)").inserted
-                {
-                    found.append((registration, container.name))
-                }
-                next += container.children
-            }
-            level = next
+        RootList.forEach { root in
+            // A closed container resolves nothing: resolving from it would not help.
+            guard root !== Container.shared, !root.isClosed, let registration = root.registry.registration(for: key),
+                  seen.insert("\(root.name) \(registration.location)").inserted
+            else { return }
+            found.append((registration, root.name))
         }
         return found
     }

@@ -43,7 +43,7 @@ extension All: RelationshipService {
     static var dependency: Dependency { Dependency(Service.self, kind: .collection) }
 
     static func make(from container: Container, name: String?) throws -> All<Service> {
-        All(try container.resolveAll(Service.self))
+        All(try container.resolveAll(Service.self, for: .collection(of: All<Service>.self)))
     }
 
     static func isAvailable(in container: Container, name: String?) -> Bool { true }
