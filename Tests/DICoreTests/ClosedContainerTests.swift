@@ -75,6 +75,31 @@ import Testing
         }
     }
 
+    /// A test container is closed when its test ends, so a refusal from it (or from a child of it) is work that
+    /// outlived the test: the message says that, not "resolve from a container that is still open".
+    @Test func aTestContainerUsedAfterItsTestSaysTheWorkOutlivedTheTest() throws {
+        let app = Container(name: "app")
+        try app.register(Int.self) { _ in 1 }
+        let test = Container.makeTestContainer(from: app, name: "test checkout")
+        let screen = test.child(name: "screen")
+        test.close()
+        let outlived = "work started by the test (a Task, a callback) outlived it. Await that work before the test "
+            + "returns, or cancel it."
+
+        let own = try #require(throws: ResolutionError.self) { try test.resolve(Int.self) }
+        #expect(own.message.hasSuffix("It is a test container, closed when its test ended: " + outlived), "\(own)")
+        let below = try #require(throws: ResolutionError.self) { try screen.resolve(Int.self) }
+        #expect(below.message.hasSuffix(
+            "screen is closed, and so is its ancestor test checkout, the test container of a test that has ended, "
+                + "and closing it closed its descendants: " + outlived
+        ), "\(below)")
+        // A plain container keeps its own way out.
+        app.close()
+        let plain = try #require(throws: ResolutionError.self) { try app.resolve(Int.self) }
+        #expect(plain.message.hasSuffix("resolve from a container that is still open (a child made after close() is "
+            + "closed too)."), "\(plain)")
+    }
+
     @Test func aChildMadeAfterCloseIsClosedToo() throws {
         let app = Container(name: "app")
         try app.register(Handle.self, scope: .singleton) { _ in Handle() }

@@ -90,6 +90,11 @@ extension Container {
         case .base(let test, let base, let closed):
             return "\(closedBaseProblem(test: test, base: base, closed: closed)) Close \(closed.name) only once "
                 + "the tests that use it are done, or make the test container from a container that is still open."
+        case .itself where testing != nil:
+            return "It is a test container, closed when its test ended: \(Self.outlivedItsTest)"
+        case .ancestor(let ancestor) where ancestor.testing != nil:
+            return "\(closedWithAncestor(ancestor)), the test container of a test that has ended, and closing it "
+                + "closed its descendants: \(Self.outlivedItsTest)"
         case .itself:
             switch refusal {
             case .resolve:
@@ -144,6 +149,10 @@ extension Container {
 
     /// "feature is closed, and so is its ancestor app", or "feature's ancestor app is closed, and feature is
     /// closing with it".
+    /// Why a test's container is used after the test: the way out, as DITesting's leaked-work report words it.
+    private static let outlivedItsTest = "work started by the test (a Task, a callback) outlived it. Await that work "
+        + "before the test returns, or cancel it."
+
     private func closedWithAncestor(_ ancestor: Container) -> String {
         isClosed ? "\(name) is closed, and so is its ancestor \(ancestor.name)"
             : "\(name)'s ancestor \(ancestor.name) is closed, and \(name) is closing with it"
