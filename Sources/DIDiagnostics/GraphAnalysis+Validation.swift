@@ -249,8 +249,7 @@ extension GraphAnalysis {
         _ target: Int, neededBy holder: Int, through position: Int, path: [PathElement], in context: Int,
         _ targetContext: Int
     ) -> Finding? {
-        let ref = dependencyList[position]
-        guard !ref.observed, ref.kind == .direct || ref.kind == .deferred else { return nil }
+        // The kinds first: an enum each, where the dependency's kind is compared by name.
         switch registrations[holder].kind {
         case .factory, .arguments: break
         case .asyncFactory, .alias: return nil
@@ -261,6 +260,8 @@ extension GraphAnalysis {
             builder = next
         }
         guard case .asyncFactory = registrations[builder].kind else { return nil }
+        let ref = dependencyList[position]
+        guard !ref.observed, ref.kind == .direct || ref.kind == .deferred else { return nil }
         let (holderName, service) = (services[holder].display, services[builder].display)
         let registered = "registerAsync at \(services[builder].location)"
         // What the parameter asks for: `T` of an `Optional<T>`, the alias type of an alias.
