@@ -64,6 +64,21 @@ struct NamedPlugin: Plugin {
         #expect(closed.code == .containerClosed)
     }
 
+    /// Through an alias, the refusal names the `registerAsync` that makes it async, not the `.implements`.
+    @Test func anAliasOfAnAsyncRegistrationNamesItsRegisterAsync() throws {
+        final class Remote: Plugin { let id = "remote" }
+        let app = Container(name: "app")
+        let line = #line + 1
+        try app.registerAsync(Remote.self) { _ in Remote() }
+            .implements((any Plugin).self)
+        let registered = "registerAsync at DICoreTests/ResolveAllTests.swift:\(line)"
+
+        let all = try #require(throws: ResolutionError.self) { try app.resolveAll((any Plugin).self) }
+        #expect(all.message.contains("It was registered with \(registered), and resolveAll"), "\(all)")
+        let lazy = try #require(throws: ResolutionError.self) { try app.resolve(Lazy<any Plugin>.self) }
+        #expect(lazy.message.contains("It is registered with \(registered), so a Lazy"), "\(lazy)")
+    }
+
     /// An `All<T>` is built when its owner is, synchronously: with an `async` registration among them the way
     /// out is in the owner's registration, not an `await` of the caller's.
     @Test func anAllWithAnAsyncRegistrationPointsAtItsOwner() async throws {

@@ -221,7 +221,9 @@ extension Container: Resolver {
         var services: [Service] = []
         for (registration, owner) in registrations(of: type) {
             if buildsOnlyAsynchronously(registration) {
-                throw owner.asyncResolutionRequired(registration, requested: type, inAll: asker)
+                // An alias's error names its target's registerAsync, not the .implements.
+                let target = owner.builder(of: registration)?.registration ?? registration
+                throw owner.asyncResolutionRequired(target, requested: type, inAll: asker)
             }
             services.append(try resolve(registration, from: owner, as: type))
         }

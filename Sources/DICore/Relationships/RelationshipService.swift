@@ -76,12 +76,14 @@ extension Container {
         _ target: Registration, for relationship: String, _ type: Service.Type, name: String?,
         origin: RelationshipOrigin
     ) -> ResolutionError {
-        ResolutionError(
+        // An alias's error names its target's registerAsync, not the .implements.
+        let builder = builder(of: target)?.registration ?? target
+        return ResolutionError(
             code: .asyncResolutionRequired,
             requestedType: type,
             name: name,
             path: ResolutionStack.current.path + [origin.step, PathElement(target, requested: type, in: self)],
-            detail: "It is registered with registerAsync at \(target.location), so a \(relationship) cannot build it "
+            detail: "It is registered with registerAsync at \(builder.location), so a \(relationship) cannot build it "
                 + "synchronously; inject \(ServiceName.readable(AsyncProvider<Service>.self)) instead and call "
                 + "`try await provider()`."
         )
