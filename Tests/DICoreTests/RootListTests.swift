@@ -8,6 +8,10 @@ import Testing
 ///
 /// `Container.shared` is one for the whole test run, so every test here asks it for a type of its own, which no
 /// other test registers anywhere, and registers nothing in it (only in children it drops).
+extension ServiceKeys {
+    fileprivate var rootListRequired: ServiceKey<Int> { .required() }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct RootListTests {
     /// A `Logger` of this suite's own, as the article's example has: no other test registers it.
     enum Documented {
@@ -78,6 +82,20 @@ import Testing
         let error = try #require(throws: ResolutionError.self) { try below.resolve(AskedOfCurrent.self) }
         #expect(error.suggestions.first?.contains("which below cannot see") == true, "\(error)")
         #expect(error.description.contains("fix:       resolve it from app: call app.resolve("), "\(error)")
+    }
+
+    /// A `.required()` key of the keypath registry that the app provides in its own root: the same slip, the
+    /// same close match (the error's detail still says how to provide it where it was asked).
+    @Test func aRequiredKeyProvidedByAnotherRootIsTheCloseMatch() throws {
+        let app = Container(name: "app")
+        let line = #line + 1
+        try app.register(\.rootListRequired) { _ in 7 }
+        let error = try #require(throws: ResolutionError.self) { try Container.shared.resolve(\.rootListRequired) }
+        #expect(error.code == .requiredKeyMissing)
+        #expect(error.suggestions == [
+            "\\.rootListRequired is registered in app (DICoreTests/RootListTests.swift:\(line)), a container of "
+                + "another tree, which shared cannot see."
+        ], "\(error)")
     }
 
     /// Only `Container.shared`'s tree looks at other trees: a test's own root, or a test container (made from

@@ -124,7 +124,7 @@ extension Container {
 
     /// Installs the default of `key` in the root, or returns the registration another thread installed first.
     private func installDefault<Service>(of key: ServiceKey<Service>, id: Int) throws -> Registration {
-        guard let factory = key.factory else { throw requiredKeyMissing(key) }
+        guard let factory = key.factory else { throw requiredKeyMissing(key, id: id) }
         let root = root
         let registration = Self.makeRegistration(
             Service.self, name: nil, keyPath: id, keyPathName: key.name, scope: key.scope, overridable: true,
@@ -152,7 +152,7 @@ extension Container {
         return registration
     }
 
-    private func requiredKeyMissing<Service>(_ key: ServiceKey<Service>) -> ResolutionError {
+    private func requiredKeyMissing<Service>(_ key: ServiceKey<Service>, id: Int) -> ResolutionError {
         let keyName = "\\.\(key.name)"
         // A test container's lookup goes on through its base's tree, which the app registers in: it searched more
         // containers than its ancestry.
@@ -168,7 +168,12 @@ extension Container {
             searchedContainers: searched,
             detail: "\(keyName) (\(ServiceName.readable(Service.self))) is declared at \(key.location) without a "
                 + "default, so the app must provide it: \(place), for example "
-                + "`try app.register(\(keyName)) { r in … }`."
+                + "`try app.register(\(keyName)) { r in … }`.",
+            // For the close matches: an app that registered it in its own root, asked from `Container.shared`.
+            context: LookupContext(
+                container: self, key: RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id),
+                type: Service.self
+            )
         )
     }
 }
