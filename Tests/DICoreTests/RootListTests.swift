@@ -179,7 +179,7 @@ extension ServiceKeys {
                 }
                 return true
             }
-            return (0..<50).allSatisfy { _ in
+            return (0..<20).allSatisfy { _ in
                 do {
                     _ = try Container.shared.resolve(Raced.self)
                     return false
