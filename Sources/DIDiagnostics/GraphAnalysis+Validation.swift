@@ -266,7 +266,7 @@ extension GraphAnalysis {
         let registered = "registerAsync at \(services[builder].location)"
         // What the parameter asks for: `T` of an `Optional<T>`, the alias type of an alias.
         let asked = ref.wrapped?.type ?? ref.type
-        let provider = "AsyncProvider<\(ServiceName.describe(asked, name: nil))>"
+        let provider = ServiceName.asyncProvider(of: asked)
         let message: String
         let help: String
         if ref.kind == .deferred {

@@ -72,7 +72,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
 
     /// What `asksForAnAsyncService` adds: the relationship a wrapper can hold instead.
     private var asyncHint: String {
-        let provider = "AsyncProvider<\(ServiceName.readable(requestedType))>"
+        let provider = ServiceName.asyncProvider(of: requestedType)
         let name = resolutionError?.name.map { "(name: \"\($0)\")" } ?? ""
         return "A property wrapper resolves synchronously: inject \(provider) instead (`@Inject\(name) var store: "
             + "\(provider)`) and call `try await store()`."

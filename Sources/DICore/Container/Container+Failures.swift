@@ -147,12 +147,12 @@ extension Container {
         }
     }
 
-    /// "feature is closed, and so is its ancestor app", or "feature's ancestor app is closed, and feature is
-    /// closing with it".
     /// Why a test's container is used after the test: the way out, as DITesting's leaked-work report words it.
     private static let outlivedItsTest = "work started by the test (a Task, a callback) outlived it. Await that work "
         + "before the test returns, or cancel it."
 
+    /// "feature is closed, and so is its ancestor app", or "feature's ancestor app is closed, and feature is
+    /// closing with it".
     private func closedWithAncestor(_ ancestor: Container) -> String {
         isClosed ? "\(name) is closed, and so is its ancestor \(ancestor.name)"
             : "\(name)'s ancestor \(ancestor.name) is closed, and \(name) is closing with it"
@@ -219,6 +219,7 @@ extension Container {
         let path = ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self))
         let registered = "It was registered with registerAsync at \(registration.location)"
         let builder = ServiceName.describe(registration.serviceType, name: registration.key.name)
+        let key = ServiceName.key(type, name: registration.key.name)
         let dependent = LookupContext.Dependent(of: path)
         let detail: String
         switch (all, dependent) {
@@ -233,14 +234,11 @@ extension Container {
                 + "`try await resolveAllAsync(\(ServiceName.metatype(type)))` from an async context (in a factory, "
                 + "one registered with registerAsync)."
         case (nil, let dependent?):
-            let key = ServiceName.key(type, name: registration.key.name)
             detail = "\(registered), and the factory of \(dependent.service) (\(dependent.location)) resolves it "
                 + "synchronously, also under resolveAsync: register \(dependent.service) with registerAsync and "
                 + "resolve it there with `try await r.resolveAsync(\(key))`, inject "
-                + "AsyncProvider<\(ServiceName.describe(type, name: nil))> into it, or give \(builder) a synchronous "
-                + "factory."
+                + "\(ServiceName.asyncProvider(of: type)) into it, or give \(builder) a synchronous factory."
         case (nil, nil):
-            let key = ServiceName.key(type, name: registration.key.name)
             detail = "\(registered); call `try await resolveAsync(\(key))` from an async context."
         }
         return ResolutionError(

@@ -25,7 +25,7 @@ extension Container {
         }
         if isClosed { throw closedError(Service.self, name: nil) }
         let declared = ServiceKeys()[keyPath: key]
-        let registration = try installDefault(of: declared, id: id)
+        let registration = try installDefault(of: declared, as: registrationKey)
         return try resolve(registration, from: root, as: Service.self)
     }
 
@@ -119,16 +119,18 @@ extension Container {
         let id = KeyPathInterner.shared.id(for: key)
         let registrationKey = RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id)
         if let (registration, _) = lookup(registrationKey) { return registration }
-        return try installDefault(of: ServiceKeys()[keyPath: key], id: id)
+        return try installDefault(of: ServiceKeys()[keyPath: key], as: registrationKey)
     }
 
     /// Installs the default of `key` in the root, or returns the registration another thread installed first.
-    private func installDefault<Service>(of key: ServiceKey<Service>, id: Int) throws -> Registration {
-        guard let factory = key.factory else { throw requiredKeyMissing(key, id: id) }
+    private func installDefault<Service>(of key: ServiceKey<Service>, as registrationKey: RegistrationKey) throws
+        -> Registration
+    {
+        guard let factory = key.factory else { throw requiredKeyMissing(key, registrationKey) }
         let root = root
         let registration = Self.makeRegistration(
-            Service.self, name: nil, keyPath: id, keyPathName: key.name, scope: key.scope, overridable: true,
-            location: key.location, factory: factory
+            Service.self, name: nil, keyPath: registrationKey.keyPath, keyPathName: key.name, scope: key.scope,
+            overridable: true, location: key.location, factory: factory
         )
         if case .lifetime(let lifetime) = registration.scope.kind {
             try lifetime.validate(registration, in: root)
@@ -152,7 +154,9 @@ extension Container {
         return registration
     }
 
-    private func requiredKeyMissing<Service>(_ key: ServiceKey<Service>, id: Int) -> ResolutionError {
+    private func requiredKeyMissing<Service>(_ key: ServiceKey<Service>, _ registrationKey: RegistrationKey)
+        -> ResolutionError
+    {
         let keyName = "\\.\(key.name)"
         // A test container's lookup goes on through its base's tree, which the app registers in: it searched more
         // containers than its ancestry.
@@ -170,10 +174,7 @@ extension Container {
                 + "default, so the app must provide it: \(place), for example "
                 + "`try app.register(\(keyName)) { r in … }`.",
             // For the close matches: an app that registered it in its own root, asked from `Container.shared`.
-            context: LookupContext(
-                container: self, key: RegistrationKey(type: ObjectIdentifier(Service.self), name: nil, keyPath: id),
-                type: Service.self
-            )
+            context: LookupContext(container: self, key: registrationKey, type: Service.self)
         )
     }
 }

@@ -9,6 +9,12 @@ package enum ServiceName {
         return "\(typeName) \"\(name)\""
     }
 
+    /// The relationship that awaits a service only `resolveAsync` builds, as code spells it:
+    /// `AsyncProvider<any Store>`; the way out every refusal of such a service names.
+    package static func asyncProvider(of type: Any.Type) -> String {
+        "AsyncProvider<\(readable(type))>"
+    }
+
     /// Names already spelled out, by metatype (metatypes live as long as the process): naming a generic type
     /// costs microseconds, and diagnostics name the same types again and again.
     private static let spelled = Lock<[ObjectIdentifier: String]>([:])

@@ -84,7 +84,7 @@ extension Container {
             name: name,
             path: ResolutionStack.current.path + [origin.step, PathElement(target, requested: type, in: self)],
             detail: "It is registered with registerAsync at \(builder.location), so a \(relationship) cannot build it "
-                + "synchronously; inject \(ServiceName.readable(AsyncProvider<Service>.self)) instead and call "
+                + "synchronously; inject \(ServiceName.asyncProvider(of: type)) instead and call "
                 + "`try await provider()`."
         )
     }
