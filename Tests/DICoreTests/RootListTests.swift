@@ -1,6 +1,5 @@
 @testable import DICore
 import DITestSupport
-import Foundation
 import Testing
 
 /// The roots alive in the process, and the close match they give a lookup that fails in `Container.shared`'s
@@ -57,18 +56,9 @@ extension ServiceKeys {
         #expect(error.suggestions == [
             "any Logger is registered in app (App/Setup.swift:8), a container of another tree, which shared cannot see."
         ])
-        #expect(try Self.gettingStartedBlock(after: "says where the service is") == error.description)
-    }
-
-    /// The `text` block that follows `marker` in the Getting Started article.
-    static func gettingStartedBlock(after marker: String) throws -> String {
-        let article = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/DICore/Documentation.docc/GettingStarted.md")
-        let text = try String(contentsOf: article, encoding: .utf8)
-        let after = try #require(text.components(separatedBy: marker).dropFirst().first)
-        let block = try #require(after.components(separatedBy: "```text\n").dropFirst().first)
-        return block.components(separatedBy: "\n```").first ?? ""
+        let article = try DocumentationArticle("Sources/DICore/Documentation.docc/GettingStarted.md")
+        let block = try #require(article.textBlocks(after: "says where the service is").first)
+        #expect(block == error.description)
     }
 
     /// `Container.current` where nothing is bound is `Container.shared`; a child of it asks its tree too.

@@ -1,6 +1,6 @@
 import DICore
 import DIDiagnostics
-import Foundation
+import DITestSupport
 import Testing
 
 /// The Diagnostics article shows what `validate`, `graph().text()`, `explain` and `trace` print for one small
@@ -19,19 +19,8 @@ import Testing
         return (app, checkout)
     }
 
-    /// The `text` blocks of the article, in order.
-    static func articleBlocks() throws -> [String] {
-        let article = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/DIDiagnostics/Documentation.docc/Diagnostics.md")
-        let text = try String(contentsOf: article, encoding: .utf8)
-        return text.components(separatedBy: "```text\n").dropFirst().map { block in
-            block.components(separatedBy: "\n```").first ?? ""
-        }
-    }
-
     @Test func theArticlesOutputsAreWhatTheCallsPrint() throws {
-        let blocks = try Self.articleBlocks()
+        let blocks = try DocumentationArticle("Sources/DIDiagnostics/Documentation.docc/Diagnostics.md").textBlocks()
         try #require(blocks.count >= 5, "the article's text blocks: \(blocks.count)")
         let (app, checkout) = try Self.documentedTree()
         #expect(blocks[0] == app.validate(instantiating: true).description)
