@@ -6,7 +6,7 @@ import Testing
 /// What must be freed is freed: dropped children, closed containers' instances, replaced registrations and
 /// their instances, the resolvers handed to factories, and containers named by an error. Checked with weak
 /// references and with a count of live instances, never with timing.
-@Suite struct LeakTests {
+@Suite(.timeLimit(.minutes(1))) struct LeakTests {
     /// Something a factory closure captures, to see whether the registration is freed.
     final class Token: Sendable {}
 

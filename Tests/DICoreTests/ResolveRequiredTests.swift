@@ -3,7 +3,7 @@ import Testing
 
 /// `resolveRequired` is the one place the library traps; these exit tests run it in a child process and read
 /// what it printed.
-@Suite struct ResolveRequiredTests {
+@Suite(.timeLimit(.minutes(1))) struct ResolveRequiredTests {
     @Test func trapsWithTheFullDiagnostic() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let app = Container(name: "app")

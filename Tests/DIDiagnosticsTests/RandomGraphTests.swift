@@ -5,7 +5,7 @@ import Testing
 
 /// Random graphs checked against a small reference model: which dependencies are missing, and how many
 /// separate loops (strongly connected components with a cycle) there are.
-@Suite struct RandomGraphTests {
+@Suite(.timeLimit(.minutes(1))) struct RandomGraphTests {
     @Test(arguments: 0..<20)
     func findingsMatchTheReferenceModel(round: Int) throws {
         let seed = UInt64.random(in: 1...UInt64.max)

@@ -6,7 +6,7 @@ import Testing
 
 /// The instances every keeping lifetime holds are freed — not only disposed — when their registration is
 /// replaced, when they are reset, and when their container is closed; counted with a `deinit`, never timed.
-@Suite struct ScopeLeakTests {
+@Suite(.timeLimit(.minutes(1))) struct ScopeLeakTests {
     enum Keeping: String, CaseIterable, Sendable {
         case singleton, cached, scoped, matching
 

@@ -17,7 +17,7 @@ import Testing
     }
 }
 
-@Suite struct IsolatedContainerTraitTests {
+@Suite(.timeLimit(.minutes(1))) struct IsolatedContainerTraitTests {
     @Test(.isolatedContainer) func bindsATestContainerMadeFromTheCurrentOne() throws {
         #expect(Container.current !== Container.shared)
         #expect(Container.current.context == .test)
