@@ -20,7 +20,8 @@ extension Container {
         var stack = [root]
         while let next = stack.popLast() {
             tree.append(next)
-            stack += next.children.reversed()
+            // A test container's views resolve the dependencies of what it builds from its base's ancestors.
+            stack += next.children.reversed() + next.makeTestViews()
         }
         let recorder = TraceRecorder(containers: tree)
         ResolutionTaps.add(recorder, to: tree)

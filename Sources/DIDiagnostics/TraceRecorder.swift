@@ -18,7 +18,8 @@ final class TraceRecorder: ResolutionTap {
             scope: tap.registration.scope.name,
             built: tap.built,
             container: tap.asked.name,
-            registeredIn: tap.owner.name,
+            // A test container's view of a level of its base: the registration is the level's.
+            registeredIn: (tap.owner.viewedLevel ?? tap.owner).name,
             startNanoseconds: Self.nanoseconds(tap.start - origin),
             durationNanoseconds: Self.nanoseconds(tap.duration),
             failure: tap.error.map { "\($0)" }

@@ -39,6 +39,8 @@ extension Container {
         var pending = [self]
         while let container = pending.popLast() {
             dropped += container.resetOwnInstances(of: scope, into: &values)
+            // A test container's views hold what it built from its base's ancestors: they are part of it.
+            pending += container.testViews
             if includingDescendants { pending += container.children }
         }
         Container.dispose(values: values)

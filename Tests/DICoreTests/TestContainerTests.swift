@@ -74,9 +74,11 @@ private final class Tracked: Labelled, Disposable, Sendable {
         let feature = root.child(name: "feature")
         try feature.register((any Logger).self) { _ in ConsoleLogger(label: "feature") }
         let test = Container.makeTestContainer(from: feature, name: "test")
-        // Treated as registered in the test container: dependencies come from the test container, which
-        // sees the feature's logger first.
-        #expect(try test.resolve(Database.self).logger.label == "feature")
+        // The root's singleton gets its dependencies as the root does, in the test as from the feature: a
+        // parent's singleton never captures a child's override.
+        #expect(try feature.resolve(Database.self).logger.label == "root")
+        #expect(try test.resolve(Database.self).logger.label == "root")
+        #expect(try test.resolve((any Logger).self).label == "feature")
         #expect(try root.resolve(Database.self).logger.label == "root")
     }
 

@@ -90,3 +90,22 @@ import Testing
         #expect(!checkout.takesSlowPath)
     }
 }
+
+/// A trace of a test container made from a container below the app: the app singleton's dependencies are
+/// resolved at the app's level of the test container, and the trace records them there.
+@Suite struct TestContainerTraceTests {
+    @Test func recordsTheAppLevelOfATestContainer() throws {
+        let (_, checkout) = try Graphs.healthy()
+        let test = Container.makeTestContainer(from: checkout, name: "test")
+        defer { test.close() }
+        let trace = try test.trace { _ = try test.resolve(ViewModel.self) }
+        // Repository is an app singleton: it gets the app's Cache, as it does from checkout, not checkout's.
+        #expect(trace.log(includingDurations: false) == """
+            ViewModel  transient  built  in test (registered in checkout)
+              Repository  singleton  built  in test (registered in app)
+                Database  singleton  built  in test as app (registered in app)
+                  any Logger  singleton  built  in test as app (registered in app)
+                Cache  singleton  built  in test as app (registered in app)
+            """)
+    }
+}

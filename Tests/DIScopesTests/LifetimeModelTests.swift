@@ -372,9 +372,8 @@ struct ModelRun {
     }
 
     /// The registration a resolve of `target` from `asking` finds. An alias's target is looked up from the
-    /// container the alias was registered in, or, with `aliasTargetFromAsker` (a test container, which treats
-    /// what it resolves through as its own), from `asking`.
-    func registration(of target: Target, from asking: Int, aliasTargetFromAsker: Bool = false) -> ModelRegistration? {
+    /// container the alias was registered in.
+    func registration(of target: Target, from asking: Int) -> ModelRegistration? {
         switch target {
         case .service(let name):
             return ancestry(of: asking).lazy.compactMap { self.registrations[$0]?[name] }.first
@@ -382,8 +381,7 @@ struct ModelRun {
             guard let aliasOwner = ancestry(of: asking).first(where: { aliases[$0]?[name] != nil }),
                   let targetName = aliases[aliasOwner]?[name]
             else { return nil }
-            let from = aliasTargetFromAsker ? asking : aliasOwner
-            return ancestry(of: from).lazy.compactMap { self.registrations[$0]?[targetName] }.first
+            return ancestry(of: aliasOwner).lazy.compactMap { self.registrations[$0]?[targetName] }.first
         }
     }
 
@@ -412,27 +410,13 @@ struct ModelRun {
         }
     }
 
-    /// What a new test container made from `base` does with a resolve of `target`: it treats every registration
-    /// of the base and its ancestors as its own (nearest first), so an alias's target is looked up from the test
-    /// container too, and it builds its own instance of every lifetime, with its own resolver, whose `Origin`
-    /// is the base's (it registers none); it carries the tags of the base and its ancestors. `slot` names the
-    /// test container as `-1`.
+    /// What a new test container made from `base` does with a resolve of `target`: what the base does, but
+    /// every instance that a container would keep is the test container's own (`slot` names the test container
+    /// as `-1`); its dependencies come from where the base's would (the test container registers no `Origin`).
     func predictInTestContainer(_ target: Target, base: Int, isAsync: Bool) -> Prediction {
-        if isClosed(base) { return .failure([.containerClosed]) }
-        guard let registration = registration(of: target, from: base, aliasTargetFromAsker: true) else {
-            return .failure([.notRegistered])
-        }
-        if !isAsync && registration.isAsync { return .failure([.asyncResolutionRequired]) }
-        switch registration.lifetime {
-        case .transient, .graph:
-            return .instance(slot: nil, origin: base)
-        case .matchingSession, .matchingRequest:
-            let tags = ancestry(of: base).reduce(into: Set<String>()) { $0.formUnion(scenario.tags[$1]) }
-            guard tags.contains(registration.lifetime.tag!) else { return .failure([.scopeUnavailable]) }
-            return .instance(slot: Slot(registration: registration.id, holder: -1), origin: base)
-        default:
-            return .instance(slot: Slot(registration: registration.id, holder: -1), origin: base)
-        }
+        let prediction = predict(target, from: base, isAsync: isAsync)
+        guard case .instance(let slot?, let origin) = prediction else { return prediction }
+        return .instance(slot: Slot(registration: slot.registration, holder: -1), origin: origin)
     }
 
     /// Applies `operation` to the engine and the model; a description of the first difference, if any.

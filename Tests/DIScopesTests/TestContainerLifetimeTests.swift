@@ -3,7 +3,8 @@ import DIScopes
 import Testing
 
 /// A test container made from a tree builds its own instance of every lifetime that keeps instances, with
-/// dependencies from the test container, and leaves the tree's instances alone.
+/// the dependencies its base would give it (the test's own registrations first), and leaves the tree's
+/// instances alone.
 @Suite struct TestContainerLifetimeTests {
     enum Kept: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case singleton, scoped, cached, weak, matching, custom
@@ -73,6 +74,63 @@ import Testing
         #expect(try test.resolve(Widget.self) === next)
         test.close()
         if kept != .weak { #expect(tree.log.entries.last == "dispose \(next.serial)") }
+    }
+
+    /// With no override, the test container's own instance gets the dependencies the base's would: from the
+    /// app for what the app keeps (`.singleton`, `.cached`, `.weak`, custom), from the tagged feature for
+    /// `.matching`, from the screen itself for `.scoped`.
+    @Test(arguments: Kept.allCases)
+    func buildsWithTheDependenciesTheBaseWouldGive(kept: Kept) throws {
+        let tree = try Tree(widget: kept.makeScope())
+        let live = try tree.screen.resolve(Widget.self)
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        let own = try test.resolve(Widget.self)
+        #expect(own !== live)
+        #expect(own.origin == live.origin)
+        #expect(try test.child(name: "below").resolve(Widget.self).origin == live.origin)
+    }
+
+    /// A `.matching("feature")` service that the screen registers below the tagged feature cannot be placed
+    /// from the screen, and not from a test container made from it either.
+    @Test func matchingRegisteredBelowItsTaggedContainerIsRefusedAsInTheTree() throws {
+        let tree = try Tree(widget: .singleton)
+        try tree.screen.register(Widget.self, scope: .matching("feature")) { _ in
+            Widget(origin: "screen", serial: 0, log: Log())
+        }
+        let inTheTree = try #require(throws: ResolutionError.self) { try tree.screen.resolve(Widget.self) }
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        let inTheTest = try #require(throws: ResolutionError.self) { try test.resolve(Widget.self) }
+        #expect(inTheTest.code == inTheTree.code)
+    }
+
+    /// Closing a test container made from the screen disposes what it built from the screen's registrations,
+    /// then what it built from the app's, as closing the tree would: not newest first over both.
+    @Test(arguments: [false, true])
+    func closingDisposesLevelByLevel(async: Bool) async throws {
+        let tree = try Tree(widget: .singleton)
+        let (log, builds) = (tree.log, tree.builds)
+        try tree.screen.register(Widget.self, name: "screen", scope: .singleton) { _ in
+            Widget(origin: "screen", serial: builds.increment(), log: log)
+        }
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        let screens = try test.resolve(Widget.self, name: "screen")
+        let apps = try test.resolve(Widget.self)
+        if async { await test.closeAsync() } else { test.close() }
+        #expect(log.entries == ["dispose \(screens.serial)", "dispose \(apps.serial)"])
+    }
+
+    /// `reset` of a test container reaches the instances it built from its base's ancestors.
+    @Test func resettingReachesWhatItBuiltFromTheAncestors() throws {
+        let tree = try Tree(widget: .cached)
+        let live = try tree.screen.resolve(Widget.self)
+        let test = Container.makeTestContainer(from: tree.screen, name: "test")
+        let own = try test.resolve(Widget.self)
+        #expect(test.reset(.cached) == 1)
+        #expect(tree.log.entries == ["dispose \(own.serial)"])
+        let next = try test.resolve(Widget.self)
+        #expect(next !== own)
+        #expect(next.origin == "app")
+        #expect(try tree.screen.resolve(Widget.self) === live)
     }
 
     @Test func matchingFindsTheTagOfTheBaseChain() throws {

@@ -1,5 +1,5 @@
 import DICore
-import DITesting
+@testable import DITesting
 import Testing
 
 @Suite(.isolatedContainer(strict: true)) struct StrictModeTests {
@@ -62,5 +62,38 @@ import Testing
     @Test func resolvingALiveServiceIsFineWithoutStrictMode() throws {
         try App.install()
         #expect(try Container.current.resolve((any Clock).self).now == 1_000)
+    }
+}
+
+/// Strict mode in a test container made from a feature container below the app: the app singleton is built as
+/// the app builds it (its dependencies from the app's level), and strict mode still sees every live service on
+/// the way, also when it is turned on after the test container built something of the app's level.
+@Suite struct StrictModeBelowTheAppTests {
+    private func makeFeature() throws -> Container {
+        let app = Container(name: "app")
+        try app.register(Marker.self) { _ in Marker(value: 1) }
+        try app.register(Greeter.self, scope: .singleton) { r in Greeter(marker: try r.resolve(), builtBy: "app") }
+        try app.register((any Clock).self, scope: .singleton) { r in
+            _ = try r.resolve(Marker.self)
+            return SystemClock()
+        }
+        let feature = app.child(name: "feature")
+        try feature.register(Marker.self) { _ in Marker(value: 2) }
+        return feature
+    }
+
+    @Test(arguments: [false, true])
+    func reportsTheDependenciesOfAnAppSingleton(strictAfterAFirstResolve: Bool) throws {
+        let reports = Log()
+        let scope = TestScope(base: try makeFeature(), testName: "strict", reporter: .capturing(reports.append))
+        defer { scope.end() }
+        if strictAfterAFirstResolve {
+            _ = try scope.container.resolve((any Clock).self)
+        }
+        scope.makeStrict()
+        let greeter = try scope.container.resolve(Greeter.self)
+        #expect(greeter.marker == Marker(value: 1))
+        #expect(reports.entries.contains { $0.contains("resolved the live Greeter") })
+        #expect(reports.entries.contains { $0.contains("live Marker") && $0.contains("Greeter → Marker") })
     }
 }

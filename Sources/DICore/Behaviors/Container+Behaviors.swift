@@ -21,7 +21,8 @@ extension Container {
     /// Sends this container and all its descendants to the slow resolve path, which reports resolutions.
     private func observeResolutions() {
         registry.observeResolutions()
-        for child in children { child.observeResolutions() }
+        // A test container's views resolve as the test container does, and are observed with it.
+        for child in children + testViews { child.observeResolutions() }
     }
 
     /// Called by `child(name:tags:)` once the child is in the list of children, so that a resolution
@@ -35,7 +36,8 @@ extension Container {
     package var effectiveBehaviors: [any ContainerBehavior] {
         guard BehaviorStore.anyAdded else { return [] }
         var result: [any ContainerBehavior] = []
-        for container in ancestry.reversed() { result += container.behaviors.all }
+        // A view of a test container has the test container's behaviours (see `TestContainerLink`).
+        for container in testContainerOfView.ancestry.reversed() { result += container.behaviors.all }
         return result
     }
 

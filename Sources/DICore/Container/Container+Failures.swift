@@ -73,10 +73,11 @@ extension Container {
             return .ancestor(ancestor)
         }
         if isClosed { return .itself }
+        // What a test container resolves through its base is owned by it or by one of its views.
         guard let closedBeyond = beyond.last(where: \.container.isClosed),
-            let base = closedBeyond.owner.testing?.base
+            case let test = closedBeyond.owner.testContainerOfView, let base = test.testing?.base
         else { return nil }
-        return .base(test: closedBeyond.owner, base: base, closed: closedBeyond.container)
+        return .base(test: test, base: base, closed: closedBeyond.container)
     }
 
     /// Why this closed container (or this container, whose ancestor closed) refuses `refusal`, and the way
@@ -86,6 +87,8 @@ extension Container {
     /// closed the rest. A test container is not closed with its base: a lookup that reached its closed base
     /// is refused with that base named.
     func closedDetail(_ refusal: Refusal) -> String {
+        // A view refuses as its test container does (see `TestContainerLink`).
+        if case let test = testContainerOfView, test !== self { return test.closedDetail(refusal) }
         switch closedCause ?? .itself {
         case .base(let test, let base, let closed):
             return "\(closedBaseProblem(test: test, base: base, closed: closed)) Close \(closed.name) only once "

@@ -244,8 +244,8 @@ extension Container {
     ///
     /// This container holds a singleton's instance; lifetimes of DIScopes may keep instances of it in
     /// descendants (`.scoped`, `.matching`) and outside any container (custom storages); and a test container
-    /// made over this container or a descendant keeps its own instance of every lifetime that keeps one. The
-    /// walk visits them all, so that a replaced registration is kept alive by none of them.
+    /// made over this container or a descendant (or its view of a level) keeps its own instance of every lifetime
+    /// that keeps one. The walk visits them all, so that a replaced registration is kept alive by none of them.
     package func released(_ registration: Registration) {
         var values: [Any] = []
         var subtree = [self]
@@ -258,7 +258,7 @@ extension Container {
             // Taken while `container` is retained here: a slot reaches the container that keeps it unretained,
             // and another thread may drop the last other reference to a child or a test container meanwhile.
             values += Self.take(held)
-            subtree += container.children + container.testContainers
+            subtree += container.children + container.testContainers + container.testViews
         }
         if case .lifetime(let lifetime) = registration.scope.kind {
             values += lifetime.release(registration, in: self)

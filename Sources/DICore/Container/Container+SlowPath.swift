@@ -2,30 +2,21 @@
 /// pending registrations and test containers, lifetimes, aliases, builds on the thread's resolution stack.
 /// The errors it throws are made in `Container+Failures.swift`.
 extension Container {
-    /// The registration for `key` in the nearest container, with that container.
+    /// The registration for `key` in the nearest container, with the container that resolves it: where it is
+    /// registered, or, for what a test container resolves through its base, the test container or its view of
+    /// that level.
     package func lookup(_ key: RegistrationKey) -> (Registration, Container)? {
-        var found: Registration?
+        var result: (Registration, Container)?
         // Walked unowned (see `nearest(_:)`): a request's container looks up its ancestors' services here.
-        let owner = nearest { container in
-            // A test container treats what its base chain registers as its own registrations.
-            found = container.registry.registration(for: key) ?? container.testing?.base.registrationWhileOpen(key)
-            return found != nil
-        }
-        guard let owner, let found else { return nil }
-        return (found, owner.object)
-    }
-
-    /// The registration for `key` in the nearest of this container and its ancestors (and their bases), as
-    /// `lookup(_:)` finds it for a test container made from this one — up to the first closed container: a
-    /// closed container resolves nothing, not even what its open ancestors register.
-    private func registrationWhileOpen(_ key: RegistrationKey) -> Registration? {
-        var found: Registration?
         _ = nearest { container in
-            if container.isClosed { return true }
-            found = container.registry.registration(for: key) ?? container.testing?.base.registrationWhileOpen(key)
-            return found != nil
+            if let found = container.registry.registration(for: key) {
+                result = (found, container)
+            } else if container.testing != nil {
+                result = container.lookupThroughBase(key)
+            }
+            return result != nil
         }
-        return found
+        return result
     }
 
     /// Resolves `key` looking at unpublished registrations too, or fails with the full diagnostic.

@@ -1,11 +1,12 @@
 /// Test containers: private copies of a base container's graph, for one test.
 ///
 /// A test container is a root (`parent == nil`) that also resolves everything its base chain registers, as
-/// the base's registrations stand at resolve time, and treats each such registration as if it were registered
-/// in the test container: it keeps its own instance of every lifetime that keeps instances (the base's
-/// `.singleton` slot is never read or filled), and those instances resolve their dependencies from the test
-/// container, so the test's overrides reach the dependencies of the app's singletons. Nothing in the base
-/// changes. Making one copies no registration.
+/// the base's registrations stand at resolve time, as the base resolves it, with the test's own registrations
+/// in front of every level: it keeps its own instance of every lifetime that keeps instances (the base's
+/// `.singleton` slot is never read or filled), so the test's overrides reach the dependencies of the app's
+/// singletons. A registration of an ancestor of the base gets its dependencies as that ancestor does, in a view
+/// of the test container (see `TestContainerLink`). Nothing in the base changes. Making one copies no
+/// registration.
 extension Container {
     /// Makes a test container over `base`.
     ///
@@ -46,34 +47,105 @@ extension Container {
     }
 
     /// Each container whose registrations this one sees, nearest first, with the container that owns what is
-    /// built from them (a test container owns what it resolves from its base chain).
+    /// built from them (a test container, or its view of the level, owns what it resolves through its base).
     var registrationSources: [(container: Container, owner: Container)] {
         var sources: [(container: Container, owner: Container)] = []
         for container in ancestry {
             sources.append((container, container))
-            if let base = container.testing?.base {
-                sources += base.registrationSources.map { ($0.container, container) }
+            guard let link = container.testing, let test = container.testOwningSources,
+                  let views = test.testing
+            else { continue }
+            // A view looks through its test container's own registrations first.
+            if test !== container { sources.append((test, test)) }
+            for position in link.visiblePositions() {
+                sources.append((link.sources[position], views.owner(of: position, in: test)))
             }
         }
         return sources
     }
 
+    /// The registration for `key` among what this test container (or view) resolves through its base, with
+    /// the container that resolves it, up to the first closed container of the base chain (a closed container
+    /// resolves nothing, not even what its open ancestors register); `nil` for any other container.
+    func lookupThroughBase(_ key: RegistrationKey) -> (Registration, Container)? {
+        // The views are made and kept by the test container's own link.
+        guard let link = testing, let test = testOwningSources, let views = test.testing else { return nil }
+        if test !== self, let found = test.registry.registration(for: key) { return (found, test) }
+        let start = link.viewing?.start ?? 0
+        for (position, source) in link.sources.enumerated() {
+            if source.isClosed { return nil }
+            if position < start && source.testing == nil { continue }
+            if let found = source.registry.registration(for: key) {
+                return (found, views.owner(of: position, in: test))
+            }
+        }
+        return nil
+    }
+
     /// The registrations this container resolves as its own: its own and, for a test container, those of its
     /// base chain that it does not shadow (nearest first, each key once, up to the first closed container, which
-    /// resolves nothing), since it builds and keeps its own instance of each of them with dependencies from
-    /// itself. What diagnostics model a container with.
+    /// resolves nothing). What diagnostics model a container with; a registration of an ancestor of the base
+    /// is modelled with its dependencies from the whole test container, not from its level.
     package var registrationsTreatedAsOwn: [Registration] {
         let own = registry.all
-        guard let base = testing?.base else { return own }
+        guard let link = testing else { return own }
         var seen = Set(own.map(\.key))
         var result = own
-        for (container, _) in base.registrationSources {
+        for container in link.sources {
             if container.isClosed { break }
             for registration in container.registry.all where seen.insert(registration.key).inserted {
                 result.append(registration)
             }
         }
         return result
+    }
+
+    /// The views this test container has made, nearest level first: they hold the instances built from the
+    /// registrations of its base's ancestors.
+    package var testViews: [Container] {
+        guard let link = testing, link.viewing == nil else { return [] }
+        return link.madeViews
+    }
+
+    /// Whether this test container or view resolves through `other`, the test container it belongs to or one
+    /// of its views: `other` is the test container (whose registrations come first at every level), or the
+    /// view of a level at or above this one's, or of a test container among the sources.
+    func seesInItsTest(_ other: Container) -> Bool {
+        guard let test = testOwningSources, other.testContainerOfView === test else { return false }
+        guard let otherStart = other.testing?.viewing?.start else { return true }
+        guard let link = testing, let start = link.viewing?.start else { return true }
+        return otherStart >= start || link.sources[otherStart].testing != nil
+    }
+
+    /// The container that holds a `.matching(tag)` instance asked of this test container or view, which has
+    /// the tag somewhere on its levels: itself, or its test container's view of the nearest level with the tag.
+    func levelTagged(_ tag: String) -> Unsafe.Unowned<Container> {
+        guard let link = testing, let test = testOwningSources, let views = test.testing else {
+            return Unsafe.Unowned(self)
+        }
+        let start = link.viewing?.start ?? 0
+        for (position, source) in link.sources.enumerated().dropFirst(start)
+        where source.testing == nil && source.tags.contains(tag) {
+            // Kept alive by the test container, which is resolving.
+            return Unsafe.Unowned(views.owner(of: position, in: test))
+        }
+        return Unsafe.Unowned(self)
+    }
+
+    /// Every view of this test container, nearest level first, made now where not made yet: one for each level
+    /// of its base (see `TestContainerLink`). What a trace taps, so that it sees every level's resolves.
+    package func makeTestViews() -> [Container] {
+        guard let link = testing, link.viewing == nil else { return [] }
+        return link.sources.indices.compactMap { position in
+            let owner = link.owner(of: position, in: self)
+            return owner === self ? nil : owner
+        }
+    }
+
+    /// Marks this test container's views closed, so that none is made from now on, and returns those made.
+    func closeTestViews() -> [Container] {
+        guard let link = testing, link.viewing == nil else { return [] }
+        return link.closeViews()
     }
 
     /// The slot in which this test container keeps its own instance of a `.singleton` registration.

@@ -68,6 +68,13 @@ public final class Container: Sendable {
         link.base.childList.add(self, as: .testContainer, at: shard, makingShardsUnder: link.base.state)
     }
 
+    /// A view of a test container (see `TestContainerLink`): a root listed nowhere, closed from the start when
+    /// its test container has closed.
+    convenience init(name: String, tags: Set<String>, viewing link: TestContainerLink, closed: Bool) {
+        self.init(name: name, tags: tags, parent: nil, testing: link, shard: 0)
+        if closed { _ = registry.close() }
+    }
+
     /// Every container is made here: a root (`parent` `nil`), a child, or a test container (`testing`).
     @inline(__always)
     private init(name: String, tags: Set<String>, parent: Container?, testing: TestContainerLink?, shard: Int) {
@@ -123,7 +130,10 @@ public final class Container: Sendable {
     @inline(never)
     private static func unlistRoot(_ root: Unsafe.Unowned<Container>, at shard: Int) {
         root.with { root in
-            guard let base = root.testing?.base else { return RootList.remove(Unsafe.Unowned(root)) }
+            guard let link = root.testing else { return RootList.remove(Unsafe.Unowned(root)) }
+            // A view is listed nowhere.
+            guard link.viewing == nil else { return }
+            let base = link.base
             base.childList.remove(Unsafe.Unowned(root), as: .testContainer, at: shard)
         }
     }
@@ -171,6 +181,15 @@ public final class Container: Sendable {
         tags.count <= 4 ? tags.contains { $0 == tag } : tags.contains(tag)
     }
 
+    /// The nearest of this container and its ancestors that has `tag`, unretained (see `nearest(_:)`): where a
+    /// `.matching(tag)` instance asked of this container is held. In a test container's tree, the test
+    /// container or its view of the nearest level of its base that has the tag, as the base would hold it there.
+    package func nearestTagged(_ tag: String) -> Unsafe.Unowned<Container>? {
+        guard let tagged = nearest({ $0.isTagged(tag) }) else { return nil }
+        if tagged.with({ $0.testing == nil }) { return tagged }
+        return tagged.with { $0.levelTagged(tag) }
+    }
+
     /// How many children this container lists (alive, or in their `deinit`).
     package var childCount: Int { childList.count }
 
@@ -182,8 +201,13 @@ public final class Container: Sendable {
     package var testContainers: [Container] { childList.all(.testContainer) }
 
     /// Whether `other` is this container or one of its ancestors, so that its registrations apply here.
+    ///
+    /// In a test container's tree, the test container and each of its views (see `TestContainerLink`) see the
+    /// test container and the views of the levels they resolve through, as each level sees its ancestors.
     package func sees(_ other: Container) -> Bool {
-        nearest { $0 === other } != nil
+        if nearest({ $0 === other }) != nil { return true }
+        guard other.testing != nil else { return false }
+        return nearest { $0.testing != nil && $0.seesInItsTest(other) } != nil
     }
 
     /// The nearest of this container and its ancestors for which `matches` is true, or `nil`; unretained,

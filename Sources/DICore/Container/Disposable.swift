@@ -31,7 +31,9 @@ extension Container {
     public func close() {
         guard let closing = markClosed() else { return }
         for child in closing.children.reversed() { child.close() }
+        let views = closing.views
         Self.dispose(values: releaseOwnInstances(closing))
+        for view in views { view.close() }
     }
 
     /// Marks this container closed, before its children are closed, so that a child made concurrently is
@@ -51,7 +53,10 @@ extension Container {
         }) else { return nil }
         var values: [Any]?
         if let held { values = Self.values(of: held, kept) }
-        return Closing(registrations: registrations, children: held == nil ? children : [], values: values)
+        return Closing(
+            registrations: registrations, children: held == nil ? children : [], values: values,
+            views: testing == nil ? [] : closeTestViews()
+        )
     }
 
     /// What `markClosed()` found: the registrations whose lifetime strategies may keep instances of this
@@ -65,6 +70,9 @@ extension Container {
         /// The instances of the held list and of the cells, oldest first; `nil` when there were children,
         /// whose closing comes first.
         var values: [Any]?
+        /// A test container's views, to close after its own instances are disposed, nearest level first (as a
+        /// child closes before its parent).
+        package let views: [Container]
     }
 
     /// Hands over the instances this closed container held, oldest first: those of its held slots and its

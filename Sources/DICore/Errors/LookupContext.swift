@@ -31,13 +31,17 @@ package final class LookupContext: Sendable {
     /// A lookup of `key` (whose service type is `type`) made from `container`; diagnostics make one to reuse
     /// the suggestions of a failed resolve without resolving.
     package init(container: Container, key: RegistrationKey, type: Any.Type) {
-        self.containerName = container.name
+        // A test container's view of a level of its base (see `TestContainerLink`) fails as that level would:
+        // named after it, and with what the level cannot see suggested as from the level.
+        let level = container.viewedLevel ?? container
+        self.containerName = level.name
         self.key = key
         self.type = type
-        var visible: [Holder] = []
-        Self.collect(from: container, into: &visible)
-        self.visible = visible
-        asking = Self.hidesContainers(from: container) ? container : nil
+        visible = container.registrationSources.compactMap { source, _ in
+            // A view registers nothing of its own.
+            source.testing?.viewing != nil ? nil : Holder(name: source.name, registrations: source.registry.all)
+        }
+        asking = Self.hidesContainers(from: level) ? level : nil
         asksInShared = container.nearest { $0.parentReference == nil }?.refers(to: Container.shared) ?? false
     }
 
@@ -51,16 +55,6 @@ package final class LookupContext: Sendable {
             guard let parent = current.parent else { return false }
             through = current
             current = parent
-        }
-    }
-
-    private static func collect(from container: Container, into holders: inout [Holder]) {
-        var current: Container? = container
-        while let next = current {
-            holders.append(Holder(name: next.name, registrations: next.registry.all))
-            // A test container treats what its base chain registers as its own registrations.
-            if let base = next.testing?.base { collect(from: base, into: &holders) }
-            current = next.parent
         }
     }
 

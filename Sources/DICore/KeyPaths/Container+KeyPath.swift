@@ -26,8 +26,12 @@ extension Container {
         if isClosed { throw closedError(Service.self, name: nil) }
         let declared = ServiceKeys()[keyPath: key]
         let registration = try installDefault(of: declared, as: registrationKey)
-        return try resolve(registration, from: root, as: Service.self)
+        return try resolve(registration, from: defaultsRoot, as: Service.self)
     }
+
+    /// Where this container's keypath defaults are installed and kept: its root, or, for a view of a test
+    /// container, the test container, which its other views read too (see `TestContainerLink`).
+    private var defaultsRoot: Container { testContainerOfView.root }
 
     /// Registers `factory` for a key of the keypath registry in this container, overriding the key's
     /// default (or an ancestor's registration) for this container and its descendants.
@@ -127,7 +131,7 @@ extension Container {
         -> Registration
     {
         guard let factory = key.factory else { throw requiredKeyMissing(key, registrationKey) }
-        let root = root
+        let root = defaultsRoot
         let registration = Self.makeRegistration(
             Service.self, name: nil, keyPath: registrationKey.keyPath, keyPathName: key.name, scope: key.scope,
             overridable: true, location: key.location, factory: factory

@@ -22,7 +22,8 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     public let overridable: Bool
     /// Where the registration was written.
     public let location: SourceLocation
-    /// The name of the container that holds the registration.
+    /// The name of the container that holds the registration (for a registration of its base chain, the test
+    /// container that resolves it).
     public let container: String
     /// The types of the runtime arguments the factory takes, in order; empty for most registrations.
     public let argumentTypes: [Any.Type]
@@ -42,7 +43,8 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
         scope = registration.scope
         overridable = registration.overridable
         location = registration.location
-        self.container = container.name
+        // A test container's view of a level of its base holds what the test container built from it.
+        self.container = container.testContainerOfView.name
         argumentTypes = registration.argumentTypes
         isAsync = registration.isAsync
         aliasedType = registration.aliasedType

@@ -15,7 +15,7 @@ struct MatchingLifetime: LifetimeStrategy {
         resolution: ResolutionScope
     ) throws -> LifetimePlacement {
         // The walks count no references: the ancestors are shared by every request's container.
-        guard let tagged = requestedFrom.nearest({ $0.isTagged(tag) }) else {
+        guard let tagged = requestedFrom.nearestTagged(tag) else {
             throw ScopeErrors.noTaggedContainer(
                 tag, registration, registeredIn: registeredIn, requestedFrom: requestedFrom, path: resolution.path
             )
