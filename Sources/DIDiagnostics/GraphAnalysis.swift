@@ -20,6 +20,9 @@ struct GraphAnalysis {
     var registrations: [Registration] = []
     /// Per service: the container that registers it (`services[i].container`, kept apart for fast walks).
     var owner: [Int] = []
+    /// Per service: the container a kept instance of it resolves its dependencies from: its owner, except for
+    /// the own registrations of a test container modelled level by level (`TestModel`).
+    var home: [Int] = []
     /// Every key registered in the tree, numbered.
     var keyNumbers: [RegistrationKey: Int] = [:]
     /// Per service: the number of its key.
@@ -71,16 +74,63 @@ struct GraphAnalysis {
 
     init(_ container: Container, observed: ObservedEdges = ObservedEdges()) {
         asked = container
-        let ancestors = Array(container.ancestry.dropFirst().reversed())
+        var ancestors = Array(container.ancestry.dropFirst().reversed())
         var subtree: [Container] = []
         var stack = [container]
         while let next = stack.popLast() {
             subtree.append(next)
             stack += next.children.reversed()
         }
+        let model = TestModel(ancestors.first ?? container)
+        if let model {
+            // The test container's own registrations on top, then its views, the app's level first; the view
+            // of the base's level stands for the test container itself.
+            if ancestors.isEmpty {
+                ancestors = [model.test] + model.levels.dropLast()
+                subtree[0] = model.levels[model.levels.count - 1]
+            } else {
+                ancestors = [model.test] + model.levels + ancestors.dropFirst()
+            }
+        }
         live = ancestors + subtree
         askedIndex = ancestors.count
-        index(observed: observed)
+        index(observed: observed, model: model)
+    }
+
+    /// How a test container whose base is below the app is modelled (see `Container.testLevels`): one container
+    /// per level of its base, each seeing the levels above it, and on top the test's own registrations, which
+    /// every level sees first. The test's own kept instances resolve their dependencies from the base's level.
+    struct TestModel {
+        let test: Container
+        /// The views, the app's level first.
+        let levels: [Container]
+        /// What each modelled container registers, by container.
+        let registrations: [ObjectIdentifier: [Registration]]
+        /// The parent of each container whose place in the model differs from its place in the tree.
+        let parents: [ObjectIdentifier: Container]
+
+        init?(_ root: Container) {
+            guard let (own, levels) = root.testLevels else { return nil }
+            test = root
+            self.levels = levels.map(\.view)
+            var registrations = [ObjectIdentifier(root): own]
+            var parents: [ObjectIdentifier: Container] = [:]
+            var above = root
+            for (view, registered) in levels {
+                registrations[ObjectIdentifier(view)] = registered
+                parents[ObjectIdentifier(view)] = above
+                above = view
+            }
+            for child in root.children { parents[ObjectIdentifier(child)] = above }
+            self.registrations = registrations
+            self.parents = parents
+        }
+
+        /// What the node of `container` is named: the test container's own registrations are told apart from
+        /// the view of the base's level, which bears the test container's name.
+        func name(of container: Container) -> String {
+            container === test ? "\(test.name) (own registrations)" : container.name
+        }
     }
 
     /// The dependencies of `service`, as positions in `dependencyList`.
@@ -89,21 +139,28 @@ struct GraphAnalysis {
     }
 
     /// Indexes containers and registrations and their dependencies.
-    private mutating func index(observed: ObservedEdges) {
+    private mutating func index(observed: ObservedEdges, model: TestModel?) {
         var containerIndex: [ObjectIdentifier: Int] = [:]
-        // A test container's base chain is modelled as registered in the test container, as it resolves it.
-        let all = live.map(\.registrationsTreatedAsOwn)
+        // A test container's base chain is modelled as registered in the test container, as it resolves it,
+        // unless its base is below the app (`TestModel`).
+        let all = live.map { model?.registrations[ObjectIdentifier($0)] ?? $0.registrationsTreatedAsOwn }
         let total = all.reduce(0) { $0 + $1.count }
         registrations.reserveCapacity(total)
         owner.reserveCapacity(total)
+        home.reserveCapacity(total)
         keyOf.reserveCapacity(total)
         nextProvider.reserveCapacity(total)
         keyNumbers.reserveCapacity(total)
+        // The test container's own instances resolve as the test container does: from its base's level.
+        let baseLevel = model.flatMap { model in live.firstIndex { $0 === model.levels.last } }
         for (i, container) in live.enumerated() {
             containerIndex[ObjectIdentifier(container)] = i
-            let parent = container.parent.flatMap { containerIndex[ObjectIdentifier($0)] }
+            let home = container === model?.test ? baseLevel ?? i : i
+            let parent = (model?.parents[ObjectIdentifier(container)] ?? container.parent)
+                .flatMap { containerIndex[ObjectIdentifier($0)] }
             containers.append(.init(
-                name: container.name, tags: container.tags.sorted(), parent: parent, isAncestor: i < askedIndex,
+                name: model?.name(of: container) ?? container.name, tags: container.tags.sorted(), parent: parent,
+                isAncestor: i < askedIndex,
                 isClosed: container.isClosed
             ))
             if let parent { containers[parent].children.append(i) }
@@ -112,6 +169,7 @@ struct GraphAnalysis {
                 let index = registrations.count
                 registrations.append(registration)
                 owner.append(i)
+                self.home.append(home)
                 nextProvider.append(-1)
                 let number = keyNumbers.count
                 if let existing = keyNumbers.updateValue(number, forKey: registration.key) {
@@ -143,7 +201,7 @@ struct GraphAnalysis {
             if let target = registration.aliasTarget {
                 isAlias = true
                 // The registration the alias's key names, seen from the alias's container.
-                aliasOf = lookup(target, from: container)
+                aliasOf = lookup(target, from: home[index])
             }
             let id = ObjectIdentifier(registration)
             for dependency in registration.dependencies { append(DependencyRef(dependency)) }
@@ -295,7 +353,7 @@ struct GraphAnalysis {
             }
             return nil
         }
-        return owner[service]
+        return home[service]
     }
 
     /// `session` for the scope named `matching("session")`.

@@ -82,20 +82,41 @@ struct Instantiation {
             return copy
         }
         var ordered: [Container] = []
+        // All at once; should a lifetime refuse one of them here, the others still go in, one by one.
+        func insert(_ registrations: [Registration], into copy: Container) {
+            let clones = registrations.map(clone)
+            if (try? copy.insertNow(all: clones)) == nil {
+                for registration in clones { try? copy.insertNow(all: [registration]) }
+            }
+        }
         for original in originals {
             let copy: Container
             if let parent = original.parent, let parentCopy = copies[ObjectIdentifier(parent)] {
                 copy = parentCopy.child(name: original.name, tags: original.tags)
+            } else if let (own, levels) = original.testLevels {
+                // A test container over a base below the app: its levels copied as the tree they are, and a test
+                // container over the copy, so that each level's services resolve as they do in the original.
+                var levelCopy: Container?
+                for (view, registrations) in levels {
+                    let level = view.viewedLevel ?? view
+                    let made = levelCopy?.child(name: level.name, tags: level.tags)
+                        ?? Container(name: level.name, tags: level.tags)
+                    insert(registrations, into: made)
+                    ordered.append(made)
+                    levelCopy = made
+                }
+                copy = Container.makeTestContainer(from: levelCopy!, name: original.name)
+                insert(own, into: copy)
+                copies[ObjectIdentifier(original)] = copy
+                // Its views resolve the levels' dependencies: recorded too.
+                ordered += [copy] + copy.makeTestViews()
+                continue
             } else {
                 copy = Container(name: original.name, tags: original.tags)
             }
             copies[ObjectIdentifier(original)] = copy
             ordered.append(copy)
-            // All at once; should a lifetime refuse one of them here, the others still go in, one by one.
-            let clones = original.registrationsTreatedAsOwn.map(clone)
-            if (try? copy.insertNow(all: clones)) == nil {
-                for registration in clones { try? copy.insertNow(all: [registration]) }
-            }
+            insert(original.registrationsTreatedAsOwn, into: copy)
         }
         self.subtree = subtree
         self.ordered = ordered
@@ -114,10 +135,13 @@ struct Instantiation {
         for original in subtree {
             let copy = copies[ObjectIdentifier(original)]!
             var seen = Set<RegistrationKey>()
-            for owner in copy.ancestry {
-                for registration in owner.registry.all where seen.insert(registration.key).inserted {
+            // A test container resolves its base's levels in views of its own (a modelled one's copy does).
+            for (source, owner) in copy.registrationSources {
+                for registration in source.registry.all where seen.insert(registration.key).inserted {
                     let target = owner.builder(of: registration)?.registration ?? registration
-                    if owner !== copy, Self.resolvesWhereRegistered(target.scope.name) { continue }
+                    if owner.testContainerOfView !== copy, Self.resolvesWhereRegistered(target.scope.name) {
+                        continue
+                    }
                     guard includingAsync || !registration.isAsync, registration.argumentTypes.isEmpty,
                           target.argumentTypes.isEmpty
                     else { continue }

@@ -109,6 +109,80 @@ import Testing
     }
 }
 
+extension RandomGraphTests {
+    /// Random trees app → feature → screen, each service registered at one or two levels (a singleton or a
+    /// transient), some also in a test container made from a random level: a service resolves from the test
+    /// container exactly when a small model of the levels says it does (a singleton's dependencies from its
+    /// registering level, with the test's own registrations first; a transient's from where it is asked), and
+    /// `validate()` of the test container reports a missing dependency exactly when one of them fails.
+    @Test(arguments: 0..<20)
+    func testContainersBelowTheAppMatchTheModel(round: Int) throws {
+        let seed = UInt64.random(in: 1...UInt64.max)
+        print("RandomGraphTests levels round \(round) seed \(seed)")
+        var random = SplitMix64(state: seed)
+        let count = Int.random(in: 2...12, using: &random)
+        let app = Container(name: "app")
+        let feature = app.child(name: "feature")
+        let levels = [app, feature, feature.child(name: "screen")]
+        // Dependencies point to later nodes only: no loops.
+        var dependencies: [[Int]] = []
+        var registeredAt: [Set<Int>] = []
+        var isSingleton: [Bool] = []
+        var isOverridden: [Bool] = []
+        for index in 0..<count {
+            let later = (index + 1)..<count
+            let degree = later.isEmpty ? 0 : Int.random(in: 0...2, using: &random)
+            dependencies.append((0..<degree).map { _ in Int.random(in: later, using: &random) })
+            var at: Set<Int> = [Int.random(in: 0..<3, using: &random)]
+            if Bool.random(using: &random) { at.insert(Int.random(in: 0..<3, using: &random)) }
+            registeredAt.append(at)
+            isSingleton.append(Bool.random(using: &random))
+            isOverridden.append(Int.random(in: 0..<5, using: &random) == 0)
+        }
+        for index in 0..<count {
+            for level in registeredAt[index] {
+                try register(node(index), dependencies[index].map(node),
+                             scope: isSingleton[index] ? .singleton : .transient, in: levels[level])
+            }
+        }
+        let base = Int.random(in: 0..<3, using: &random)
+        let test = Container.makeTestContainer(from: levels[base], name: "test")
+        defer { test.close() }
+        for index in 0..<count where isOverridden[index] {
+            try register(node(index), dependencies[index].map(node),
+                         scope: isSingleton[index] ? .singleton : .transient, in: test)
+        }
+
+        // The model: whether `index` resolves when asked of the level `view` sees (the base: the test container).
+        func resolves(_ index: Int, view: Int) -> Bool {
+            let home: Int
+            if isOverridden[index] {
+                home = isSingleton[index] ? base : view
+            } else {
+                guard let level = (0...view).reversed().first(where: { registeredAt[index].contains($0) }) else {
+                    return false
+                }
+                home = isSingleton[index] ? level : view
+            }
+            return dependencies[index].allSatisfy { resolves($0, view: home) }
+        }
+
+        var anyFails = false
+        for index in 0..<count {
+            let expected = resolves(index, view: base)
+            let visible = isOverridden[index] || registeredAt[index].contains { $0 <= base }
+            if visible && !expected { anyFails = true }
+            #expect(Self.resolve(index, from: test) == expected, "seed \(seed), node \(index)")
+        }
+        let missing = test.validate().findings.contains { $0.id == .missing }
+        #expect(missing == anyFails, "seed \(seed): \(test.validate())")
+    }
+
+    private static func resolve(_ index: Int, from container: Container) -> Bool {
+        resolves(node(index), from: container)
+    }
+}
+
 /// A distinct type per index (6 bits spelled as nested generics).
 private func node(_ index: Int) -> any RandomNode.Type {
     var type: any RandomNode.Type = Leaf.self
@@ -153,21 +227,31 @@ private func register2<S: RandomNode, A: RandomNode, B: RandomNode>(
     }
 }
 
-private func register(_ service: any RandomNode.Type, _ deps: [any RandomNode.Type], in app: Container) throws {
+private func register(
+    _ service: any RandomNode.Type, _ deps: [any RandomNode.Type], scope: Scope = .singleton, in app: Container
+) throws {
     switch deps.count {
-    case 0: try register0(service, in: app)
-    case 1: try register1(service, deps[0], in: app)
-    default: try register2(service, deps[0], deps[1], in: app)
+    case 0: try register0(service, scope: scope, in: app)
+    case 1: try register1(service, deps[0], scope: scope, in: app)
+    default: try register2(service, deps[0], deps[1], scope: scope, in: app)
     }
 }
-private func register0<S: RandomNode>(_: S.Type, in app: Container) throws {
-    try app.autoregister(S.self, scope: .singleton) { S() }
+private func register0<S: RandomNode>(_: S.Type, scope: Scope = .singleton, in app: Container) throws {
+    try app.autoregister(S.self, scope: scope) { S() }
 }
-private func register1<S: RandomNode, A: RandomNode>(_: S.Type, _: A.Type, in app: Container) throws {
-    try app.autoregister(S.self, scope: .singleton) { (_: A) in S() }
+private func register1<S: RandomNode, A: RandomNode>(
+    _: S.Type, _: A.Type, scope: Scope = .singleton, in app: Container
+) throws {
+    try app.autoregister(S.self, scope: scope) { (_: A) in S() }
 }
 private func register2<S: RandomNode, A: RandomNode, B: RandomNode>(
-    _: S.Type, _: A.Type, _: B.Type, in app: Container
+    _: S.Type, _: A.Type, _: B.Type, scope: Scope = .singleton, in app: Container
 ) throws {
-    try app.autoregister(S.self, scope: .singleton) { (_: A, _: B) in S() }
+    try app.autoregister(S.self, scope: scope) { (_: A, _: B) in S() }
+}
+
+/// A resolve of a random node through `Resolver`'s generic entry, for a type known only at run time.
+private func resolves(_ type: any RandomNode.Type, from container: Container) -> Bool {
+    func open<S: RandomNode>(_: S.Type) -> Bool { (try? container.resolve(S.self)) != nil }
+    return open(type)
 }

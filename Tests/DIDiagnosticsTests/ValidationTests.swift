@@ -39,11 +39,10 @@ import Testing
             """)
     }
 
-    /// A test container is validated with the graph it resolves: its base chain's registrations, as if
-    /// registered in the test container (which builds its own instances of them with dependencies from itself),
-    /// under its own overrides. The base's missing dependency is found from the test container, searched
-    /// through the base; an override that provides it fixes it for the test container alone — also for a
-    /// singleton of the base, whose dependencies the test container resolves from itself.
+    /// A test container is validated with the graph it resolves: its base chain's registrations, each level
+    /// resolving as it does in the base (an app singleton's dependencies from the app's level), under the test's
+    /// own overrides. The app singleton's missing dependency is found searched from the test's registrations
+    /// and the app, as the app would search; an override that provides it fixes it for the test container alone.
     @Test func aTestContainerIsValidatedWithItsBaseGraphAndItsOverrides() throws {
         let app = Container(name: "app")
         try app.autoregister(Repository.self, scope: .singleton, fileID: "App/Setup.swift", line: 3,
@@ -54,14 +53,40 @@ import Testing
         for asked in [test, test.child(name: "screen")] {
             let missing = asked.validate().findings.filter { $0.id == .missing }
             #expect(missing.map(\.service) == ["Database"], "validated from \(asked.name)")
-            // The singleton's dependencies come from the test container, whichever container asks.
-            #expect(missing.first?.message.contains("(searched test → feature → app)") == true, "\(missing)")
+            // The app singleton's dependencies come from the app's level, whichever container asks.
+            #expect(missing.first?.message.contains("(searched test → app)") == true, "\(missing)")
             #expect(missing.first?.path.first?.location?.fileID == "App/Setup.swift")
         }
         try test.register(Database.self, scope: .singleton) { _ in Database(logger: ConsoleLogger()) }
         #expect(test.validate().errors.isEmpty, "\(test.validate())")
         #expect(app.validate().errors.map(\.id) == [.missing], "the base is validated as it is")
         #expect(test.explain(Repository.self).description.contains("the instance is held by test"))
+    }
+
+    /// A test made from a feature container finds the app singleton whose dependency only the feature
+    /// registers, as validating the feature does: statically, and by building it. Before, it modelled the
+    /// app's registrations as the test container's own, and found nothing wrong.
+    @Test(arguments: [false, true])
+    func aTestContainerBelowTheAppFindsWhatTheAppCannotSee(instantiating: Bool) throws {
+        let app = Container(name: "app")
+        try app.autoregister(Repository.self, scope: .singleton, fileID: "App/Setup.swift", line: 3,
+                             initializer: Repository.init)
+        try app.register(Cache.self) { _ in Cache() }
+        let feature = app.child(name: "feature")
+        try feature.autoregister(Database.self, fileID: "App/Feature.swift", line: 5, initializer: Database.init)
+        try feature.register((any Logger).self) { _ in ConsoleLogger() }
+        let inTheApp = feature.validate(instantiating: instantiating).errors
+        #expect(inTheApp.map(\.id) == [.missing], "\(inTheApp)")
+        let test = Container.makeTestContainer(from: feature, name: "test")
+        let inTheTest = test.validate(instantiating: instantiating).errors
+        #expect(inTheTest.map(\.id) == [.missing], "\(inTheTest)")
+        #expect(inTheTest.first?.service == "Database")
+        #expect(inTheTest.first?.description.contains("Database is registered in feature (App/Feature.swift:5), "
+            + "which app cannot see") == true, "\(inTheTest)")
+        // The test's own registration reaches the app's singleton, as at run time.
+        try test.register(Database.self) { _ in Database(logger: ConsoleLogger()) }
+        #expect(test.validate(instantiating: instantiating).errors.isEmpty, "\(test.validate())")
+        _ = try test.resolve(Repository.self)
     }
 
     /// `validate(instantiating: true)` of a test container builds the base's services in copies of the test

@@ -48,7 +48,7 @@ extension Container {
 
     /// Each container whose registrations this one sees, nearest first, with the container that owns what is
     /// built from them (a test container, or its view of the level, owns what it resolves through its base).
-    var registrationSources: [(container: Container, owner: Container)] {
+    package var registrationSources: [(container: Container, owner: Container)] {
         var sources: [(container: Container, owner: Container)] = []
         for container in ancestry {
             sources.append((container, container))
@@ -98,6 +98,31 @@ extension Container {
             }
         }
         return result
+    }
+
+    /// How diagnostics model this test container when its base is below the app (two levels or more of its base
+    /// chain register, up to the first closed container): its own registrations (and those of test containers
+    /// it was made through), which every level sees first, then each level's view with the registrations of
+    /// that level that the test's own do not replace, the app's level first. `nil` for any other container,
+    /// which `registrationsTreatedAsOwn` models.
+    package var testLevels: (own: [Registration], levels: [(view: Container, registrations: [Registration])])? {
+        guard let link = testing, link.viewing == nil else { return nil }
+        var own = registry.all
+        var levels: [(view: Container, registrations: [Registration])] = []
+        var overridden = Set(own.map(\.key))
+        for (position, source) in link.sources.enumerated() {
+            if source.isClosed { break }
+            if levels.isEmpty && source.testing != nil {
+                for registration in source.registry.all where overridden.insert(registration.key).inserted {
+                    own.append(registration)
+                }
+                continue
+            }
+            let registrations = source.registry.all.filter { !overridden.contains($0.key) }
+            levels.append((link.owner(of: position, in: self), registrations))
+        }
+        guard levels.count > 1 else { return nil }
+        return (own, levels.reversed())
     }
 
     /// The views this test container has made, nearest level first: they hold the instances built from the
