@@ -5,9 +5,10 @@
 /// of every level of it. A registration of an ancestor of the base (an app singleton, seen from a test made from
 /// a feature container) gets its dependencies as that ancestor does, from the test's registrations and then the
 /// ancestor and its own ancestors, never from the containers below it. That is the same rule that keeps a
-/// parent's singleton from capturing a child's override. Each level (the base's too) is resolved in a *view* of
-/// the test container: a container of its own, made on first use, which keeps the instances built from that
-/// level's registrations and is closed with the test container, after it.
+/// parent's singleton from capturing a child's override. When the base chain has two levels or more, each level
+/// (the base's too) is resolved in a *view* of the test container: a container of its own, made on first use,
+/// which keeps the instances built from that level's registrations and is closed with the test container, after
+/// it.
 package final class TestContainerLink: Sendable {
     /// The container whose graph the test container resolves; for a view, the level it resolves from.
     package let base: Container
@@ -16,6 +17,9 @@ package final class TestContainerLink: Sendable {
     /// and its ancestors, where a test container among them brings its own registrations and then its base
     /// chain. A view shares its test container's.
     let sources: [Container]
+    /// Whether two containers or more of `sources` are not test containers: levels that see different
+    /// registrations, each resolved in a view.
+    private let hasLevels: Bool
     /// For a view: the test container it belongs to (weak, as a view may be captured by a factory and outlive
     /// it) and the position in `sources` it resolves from.
     let viewing: (test: Weak, start: Int)?
@@ -38,6 +42,7 @@ package final class TestContainerLink: Sendable {
         self.base = base
         self.resolvedAfterClose = resolvedAfterClose
         sources = Self.sources(from: base)
+        hasLevels = sources.count { $0.testing == nil } > 1
         viewing = nil
         views = Lock(Views())
     }
@@ -47,6 +52,7 @@ package final class TestContainerLink: Sendable {
         base = link.sources[start]
         resolvedAfterClose = link.resolvedAfterClose
         sources = link.sources
+        hasLevels = link.hasLevels
         viewing = (Weak(container: test), start)
         views = Lock(Views())
     }
@@ -61,12 +67,14 @@ package final class TestContainerLink: Sendable {
         return result
     }
 
-    /// Whether a registration of `sources[position]` is resolved in the test container itself: it is a test
-    /// container's own (an override, as the test's own registrations are), and no other container of the base
-    /// chain comes before it. Every other level is resolved in a view, the base's too, so that a view can tell
-    /// the test's own registrations, which every level sees, from the base's, which its ancestors do not.
+    /// Whether a registration of `sources[position]` is resolved in the test container itself: always when the
+    /// base chain has one level (a test made from the app's root: no level can see less than another); else
+    /// when it is a test container's own (an override, as the test's own registrations are) and no other
+    /// container of the base chain comes before it. Every other level is resolved in a view, the base's too, so
+    /// that a view can tell the test's own registrations, which every level sees, from the base's, which its
+    /// ancestors do not.
     private func resolvesInTest(_ position: Int) -> Bool {
-        !sources[...position].contains { $0.testing == nil }
+        !hasLevels || !sources[...position].contains { $0.testing == nil }
     }
 
     /// The container that resolves the registrations of `sources[position]` for `test` (whose link this is):
