@@ -40,9 +40,9 @@ extension Container {
         if Self.lateAsyncDisposal.isEmpty { Self.lateAsyncDisposal.storeIfEmpty(Self.asyncDisposer) }
         guard let closing = markClosed() else { return }
         for child in closing.children.reversed() { await child.closeAsync() }
-        let views = closing.views
         for value in releaseOwnInstances(closing).reversed() { await Self.disposeAsync(value) }
-        for view in views { await view.closeAsync() }
+        // A test container's views, after its own instances (see `close()`).
+        if testing != nil { for view in closeTestViews() { await view.closeAsync() } }
     }
 
     /// Disposes of `value` as `closeAsync()` does: awaits its `dispose()` when it is `AsyncDisposable`, calls

@@ -84,8 +84,8 @@ extension Container {
 
     /// The registrations this container resolves as its own: its own and, for a test container, those of its
     /// base chain that it does not shadow (nearest first, each key once, up to the first closed container, which
-    /// resolves nothing). What diagnostics model a container with; a registration of an ancestor of the base
-    /// is modelled with its dependencies from the whole test container, not from its level.
+    /// resolves nothing). What diagnostics model a container with, unless it is a test container whose base
+    /// chain has levels that see different registrations (`testLevels`).
     package var registrationsTreatedAsOwn: [Registration] {
         let own = registry.all
         guard let link = testing else { return own }
@@ -168,7 +168,7 @@ extension Container {
     }
 
     /// Marks this test container's views closed, so that none is made from now on, and returns those made.
-    func closeTestViews() -> [Container] {
+    package func closeTestViews() -> [Container] {
         guard let link = testing, link.viewing == nil else { return [] }
         return link.closeViews()
     }

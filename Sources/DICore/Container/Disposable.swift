@@ -31,9 +31,10 @@ extension Container {
     public func close() {
         guard let closing = markClosed() else { return }
         for child in closing.children.reversed() { child.close() }
-        let views = closing.views
         Self.dispose(values: releaseOwnInstances(closing))
-        for view in views { view.close() }
+        // A test container's views, after its own instances, nearest level first (as a child closes before
+        // its parent); a view made from now on is closed from the start.
+        if testing != nil { for view in closeTestViews() { view.close() } }
     }
 
     /// Marks this container closed, before its children are closed, so that a child made concurrently is
@@ -53,10 +54,7 @@ extension Container {
         }) else { return nil }
         var values: [Any]?
         if let held { values = Self.values(of: held, kept) }
-        return Closing(
-            registrations: registrations, children: held == nil ? children : [], values: values,
-            views: testing == nil ? [] : closeTestViews()
-        )
+        return Closing(registrations: registrations, children: held == nil ? children : [], values: values)
     }
 
     /// What `markClosed()` found: the registrations whose lifetime strategies may keep instances of this
@@ -70,9 +68,6 @@ extension Container {
         /// The instances of the held list and of the cells, oldest first; `nil` when there were children,
         /// whose closing comes first.
         var values: [Any]?
-        /// A test container's views, to close after its own instances are disposed, nearest level first (as a
-        /// child closes before its parent).
-        package let views: [Container]
     }
 
     /// Hands over the instances this closed container held, oldest first: those of its held slots and its
