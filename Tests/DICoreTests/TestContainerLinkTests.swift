@@ -270,3 +270,49 @@ final class ClockUser: Sendable {
 extension ServiceKeys {
     var testLinkClock: ServiceKey<TestLinkClock> { .init(scope: .singleton) { _ in TestLinkClock() } }
 }
+
+extension TestContainerLinkTests {
+    /// Threads resolve app singletons from a test container made from a feature container (built in its view of
+    /// the app's level) while another thread closes it: no hang, every resolve either returns an instance or
+    /// is refused as closed, and every instance built is disposed exactly once. Run also under
+    /// `swift test --sanitize=thread`.
+    @Test(arguments: [1, 2, 3, 16])
+    func closingWhileThreadsResolveThroughItsViews(threads: Int) async throws {
+        for round in 0..<20 {
+            let log = Log()
+            let builds = Counter()
+            let app = Container(name: "app")
+            for name in ["a", "b", "c"] {
+                try app.register(Disposed.self, name: name, scope: .singleton) { r in
+                    // Counted once built: resolving the dependency may be refused first.
+                    let dependency = name == "a" ? nil : try r.resolve(Disposed.self, name: "a")
+                    return Disposed("\(name)\(builds.increment())", log: log, dependency: dependency)
+                }
+            }
+            let test = Container.makeTestContainer(from: app.child(name: "feature"), name: "test")
+            let refusedOtherwise = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<threads {
+                    group.addTask {
+                        do {
+                            _ = try test.resolve(Disposed.self, name: ["a", "b", "c"][index % 3])
+                        } catch let error as ResolutionError {
+                            return error.code != .containerClosed
+                        } catch {
+                            return true
+                        }
+                        return false
+                    }
+                }
+                group.addTask {
+                    test.close()
+                    return false
+                }
+                return await group.contains(true)
+            }
+            #expect(!refusedOtherwise, "round \(round): a resolve failed other than as closed")
+            let disposed = log.entries
+            #expect(Set(disposed).count == disposed.count, "round \(round): an instance was disposed twice")
+            #expect(disposed.count == builds.value, "round \(round): built \(builds.value), disposed \(disposed)")
+        }
+    }
+}

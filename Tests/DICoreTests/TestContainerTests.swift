@@ -337,17 +337,20 @@ private final class Tracked: Labelled, Disposable, Sendable {
     /// Threads make test containers from the app, resolve its singleton from each and close it, while another
     /// thread registers the singleton again and again: the app lists and unlists test containers on every
     /// thread at once, and every instance built is disposed exactly once — by the registration that replaced
-    /// its own, or by its test container's close. Run also under `swift test --sanitize=thread`.
-    @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3, 16])
-    func testContainersComeAndGoWhileTheBaseIsRegisteredAgain(threads: Int) async throws {
+    /// its own, or by its test container's close. Made from the app, or from a child of it, whose test
+    /// containers keep the app's instance in a view of the app's level. Run also under
+    /// `swift test --sanitize=thread`.
+    @Test(.timeLimit(.minutes(1)), arguments: [1, 2, 3, 16], [false, true])
+    func testContainersComeAndGoWhileTheBaseIsRegisteredAgain(threads: Int, fromAChild: Bool) async throws {
         let (log, builds) = (Log(), Counter())
         let app = Container(name: "app")
+        let base = fromAChild ? app.child(name: "feature") : app
         let register = { @Sendable in
             _ = try app.register(Tracked.self, scope: .singleton) { _ in Tracked("\(builds.increment())", log: log) }
         }
         try register()
         let outcomes = await registerAgain(register, whileThreads: threads) {
-            let test = Container.makeTestContainer(from: app, name: "test")
+            let test = Container.makeTestContainer(from: base, name: "test")
             defer { test.close() }
             return (try? test.resolve(Tracked.self)) != nil
         }
@@ -355,7 +358,7 @@ private final class Tracked: Labelled, Disposable, Sendable {
         let disposed = log.entries
         #expect(Set(disposed).count == disposed.count, "an instance was disposed twice")
         #expect(disposed.count == builds.value, "built \(builds.value), disposed \(disposed.count)")
-        #expect(app.testContainers.isEmpty, "a dropped test container is still listed")
+        #expect(base.testContainers.isEmpty, "a dropped test container is still listed")
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -69,10 +69,10 @@ public final class Container: Sendable {
     }
 
     /// A view of a test container (see `TestContainerLink`): a root listed nowhere, closed from the start when
-    /// its test container has closed.
+    /// its test container has closed — also to what a build placed in it would hold, which is then disposed.
     convenience init(name: String, tags: Set<String>, viewing link: TestContainerLink, closed: Bool) {
         self.init(name: name, tags: tags, parent: nil, testing: link, shard: 0)
-        if closed { _ = registry.close() }
+        if closed { close() }
     }
 
     /// Every container is made here: a root (`parent` `nil`), a child, or a test container (`testing`).
