@@ -29,7 +29,8 @@ extension DependencyGraph {
     /// `instantiating: true` and it differs from the service type, `null` otherwise. An edge's `to` is `null`
     /// when nothing provides the dependency; `kind` is `declared`, `observed` or `alias`; `relationship` is
     /// how the dependent uses it: `direct` (a plain parameter, and every observed edge), `deferred`
-    /// (`Lazy<T>`), `per-call` (`Provider<T>`), `assisted` (`Provider<T, Argument>`) or `collection`
+    /// (`Lazy<T>`), `per-call` (`Provider<T>`), `async per-call` (`AsyncProvider<T>`), `assisted`
+    /// (`Provider<T, Argument>`) or `collection`
     /// (`All<T>`), and `null` for an alias edge. A container's `closed` is `true` once it is closed (its
     /// registrations are gone). Schema version 1 gained `relationship` and `closed` without a change of
     /// version: no field changed meaning.

@@ -17,11 +17,11 @@ extension DependencyGraph {
     /// container that provides it instead of repeating it. Edges read `→ X (app)` when declared,
     /// `→ X (app, observed)` when observed while building, `= alias of X (app)` for `implements(_:)` and
     /// `→ X (missing)` when nothing provides them. A relationship edge ends with its kind:
-    /// `→ X (app) [deferred]` for `Lazy<X>`, `[per-call]` for `Provider<X>`, `[assisted]` for
-    /// `Provider<X, Argument>`, `[collection]` for `All<X>`. Findings are listed in brackets by ID; a graph made with
-    /// `instantiating: true` also names the type each service was built as, when it differs
-    /// (`[implementation: ConsoleLogger]`). A closed container is labelled `(closed)`, and a graph made from
-    /// one ends with its DI-CLOSED finding.
+    /// `→ X (app) [deferred]` for `Lazy<X>`, `[per-call]` for `Provider<X>` (`[async per-call]` for an
+    /// `AsyncProvider<X>`), `[assisted]` for `Provider<X, Argument>`, `[collection]` for `All<X>`. Findings are
+    /// listed in brackets by ID; a graph made with `instantiating: true` also names the type each service was
+    /// built as, when it differs (`[implementation: ConsoleLogger]`). A closed container is labelled `(closed)`,
+    /// and a graph made from one ends with its DI-CLOSED finding.
     ///
     /// - Returns: The tree, one line per container, registration and edge, ending with a summary line.
     public func text() -> String {

@@ -66,7 +66,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         public static let build = ID("DI-BUILD")
         /// A child container hides a registration of one of its ancestors.
         public static let shadow = ID("DI-SHADOW")
-        /// A synchronous factory (or a `Lazy`) that needs a service only an `async` factory builds.
+        /// A synchronous factory (or a `Lazy` or `Provider`) that needs a service only an `async` factory builds.
         public static let async = ID("DI-ASYNC")
         /// Registrations whose dependencies are unknown: closure factories never seen resolving.
         public static let opaque = ID("DI-OPAQUE")

@@ -241,10 +241,10 @@ extension GraphAnalysis {
         findDeferredCycles(nodes: nodes.nodes, successors: graph, reported: &reported)
     }
 
-    /// DI-ASYNC for a dependency that a synchronous factory resolves (a parameter, an `Optional`, a `Lazy`), whose
-    /// service only an `async` factory builds, itself or through aliases: every resolve of the holder fails with
-    /// `asyncResolutionRequired`, also under `resolveAsync`. `nil` when nothing is wrong. (A `Provider<T>` is
-    /// left out: its edge is an `AsyncProvider<T>`'s too, which is the way out.)
+    /// DI-ASYNC for a dependency that a synchronous factory resolves (a parameter, an `Optional`, a `Lazy`, a
+    /// `Provider`), whose service only an `async` factory builds, itself or through aliases: every resolve of the
+    /// holder fails with `asyncResolutionRequired`, also under `resolveAsync`. `nil` when nothing is wrong (an
+    /// `AsyncProvider<T>`, the way out, is an edge of its own kind).
     private func asyncOnly(
         _ target: Int, neededBy holder: Int, through position: Int, path: [PathElement], in context: Int,
         _ targetContext: Int
@@ -261,7 +261,7 @@ extension GraphAnalysis {
         }
         guard case .asyncFactory = registrations[builder].kind else { return nil }
         let ref = dependencyList[position]
-        guard !ref.observed, ref.kind == .direct || ref.kind == .deferred else { return nil }
+        guard !ref.observed, ref.kind == .direct || ref.kind == .deferred || ref.kind == .perCall else { return nil }
         let (holderName, service) = (services[holder].display, services[builder].display)
         let registered = "registerAsync at \(services[builder].location)"
         // What the parameter asks for: `T` of an `Optional<T>`, the alias type of an alias.
@@ -269,10 +269,10 @@ extension GraphAnalysis {
         let provider = ServiceName.asyncProvider(of: asked)
         let message: String
         let help: String
-        if ref.kind == .deferred {
+        if ref.kind == .deferred || ref.kind == .perCall {
+            let reads = ref.kind == .deferred ? "a Lazy reads synchronously" : "a Provider resolves synchronously"
             message = "\(holderName) needs \(ref.declaredType), but only an async factory builds \(service) "
-                + "(\(registered)), and a Lazy reads synchronously: injecting it always fails with "
-                + "asyncResolutionRequired."
+                + "(\(registered)), and \(reads): injecting it always fails with asyncResolutionRequired."
             help = "Inject \(provider) instead and call `try await provider()`, or give \(service) a synchronous "
                 + "factory."
         } else {
@@ -451,6 +451,7 @@ extension GraphAnalysis {
         switch kind {
         case .direct: type
         case .perCall: "Provider<\(type)>"
+        case .asyncPerCall: "AsyncProvider<\(type)>"
         case .assisted: "Provider<\(type), \(arguments ?? "…")>"
         case .collection: "All<\(type)>"
         default: "Lazy<\(type)>"

@@ -246,7 +246,7 @@ struct GraphAnalysis {
             matchesAnyArguments: !isDirect && kind == .assisted && ref.arguments == nil,
             isCollection: !isDirect && kind == .collection,
             isDeferred: !isDirect && kind.isDeferred,
-            keepsInstance: isDirect || (kind != .perCall && kind != .assisted)
+            keepsInstance: isDirect || (kind != .perCall && kind != .asyncPerCall && kind != .assisted)
         ))
     }
 

@@ -57,7 +57,7 @@ extension AsyncProviderTests.Store: Storing {}
         let direct = try await app.resolveAsync(AsyncProvider<Store>.self)
         #expect(try await direct() === sync.stores())
         let dependencies = try #require(collected.infos.last?.dependencies)
-        #expect(dependencies == [Dependency(Store.self, kind: .perCall)])
+        #expect(dependencies == [Dependency(Store.self, kind: .asyncPerCall)])
     }
 
     @Test func resolvesFromTheContainerItWasMadeIn() async throws {
@@ -165,7 +165,7 @@ extension AsyncProviderTests.Store: Storing {}
         #expect(error.underlying is Boom)
         #expect(error.path.map(\.description) == ["Sync", "AsyncProvider<Store>", "Store"])
         #expect(error.path[1].isDeferred)
-        #expect(error.path[1].scope == "per-call")
+        #expect(error.path[1].scope == "async per-call")
     }
 
     @Test func aCallOnAClosedContainerThrowsContainerClosed() async throws {

@@ -53,9 +53,9 @@ import Testing
     }
 
     /// Random graphs without loops in which some services have only an `async` factory: DI-ASYNC names exactly
-    /// the synchronous services with a plain or `Lazy` edge to one (once per such service), and a service fails
-    /// to resolve (also with `resolveAsync`) exactly when it is one of them or needs one of them through plain
-    /// edges.
+    /// the synchronous services with a plain, `Lazy` or `Provider` edge to one (once per such service; an
+    /// `AsyncProvider` edge is the way out), and a service fails to resolve (also with `resolveAsync`) exactly
+    /// when it is one of them or needs one of them through plain edges.
     @Test(arguments: 0..<20)
     func asyncOnlyDependenciesMatchTheRuntime(round: Int) async throws {
         let seed = UInt64.random(in: 1...UInt64.max)
@@ -63,12 +63,14 @@ import Testing
         var random = SplitMix64(state: seed)
         let count = Int.random(in: 2...20, using: &random)
         let isAsync = (0..<count).map { _ in Int.random(in: 0..<4, using: &random) == 0 }
-        // Edges point to lower indices only (no loops); a Lazy edge is deferred.
-        var edges: [[(target: Int, lazy: Bool)]] = []
+        // Edges point to lower indices only (no loops); most are plain, the others a relationship.
+        var edges: [[(target: Int, edge: Edge)]] = []
         for index in 0..<count {
             let degree = isAsync[index] || index == 0 ? 0 : Int.random(in: 0...2, using: &random)
             edges.append((0..<degree).map { _ in
-                (Int.random(in: 0..<index, using: &random), Int.random(in: 0..<5, using: &random) == 0)
+                let target = Int.random(in: 0..<index, using: &random)
+                let isPlain = Int.random(in: 0..<2, using: &random) == 0
+                return (target, isPlain ? .plain : Edge.allCases.randomElement(using: &random)!)
             })
         }
 
@@ -77,23 +79,27 @@ import Testing
             if isAsync[index] {
                 try registerAsync(node(index), in: app)
             } else {
-                try register(node(index), edges[index].map { (node($0.target), $0.lazy) }, in: app)
+                try register(node(index), edges[index].map { (node($0.target), $0.edge) }, in: app)
             }
         }
         let report = app.validate()
 
-        // Reference: the holders of an edge to an async-only service, and what fails through plain edges.
-        let holders = Set((0..<count).filter { index in edges[index].contains { isAsync[$0.target] } })
+        // Reference: the holders of an edge that needs an async-only service synchronously, and what fails
+        // through plain edges (a relationship builds nothing with its owner).
+        let holders = Set((0..<count).filter { index in
+            edges[index].contains { isAsync[$0.target] && $0.edge.needsSynchronously }
+        })
         var fails = [Bool](repeating: false, count: count)
         for index in 0..<count {
-            fails[index] = holders.contains(index) || edges[index].contains { !$0.lazy && fails[$0.target] }
+            fails[index] = holders.contains(index) || edges[index].contains { $0.edge == .plain && fails[$0.target] }
         }
 
         let found = report.findings.filter { $0.id == .async }
         #expect(Set(found.map(\.service)) == Set(holders.map { "\(node($0))" }), "seed \(seed)\n\(report)")
         // One finding for each async-only service a holder needs, as DI-MISSING gives one per missing one.
         let pairs = (0..<count).reduce(0) { total, index in
-            total + Set(edges[index].map(\.target).filter { isAsync[$0] }).count
+            let needed = edges[index].filter { isAsync[$0.target] && $0.edge.needsSynchronously }
+            return total + Set(needed.map(\.target)).count
         }
         #expect(found.count == pairs, "seed \(seed)")
         for index in 0..<count {
@@ -201,29 +207,50 @@ private func registerAsync<S: RandomNode>(_: S.Type, in app: Container) throws {
     try app.registerAsync(S.self, scope: .singleton) { _ in S() }
 }
 
-/// Registers `service` depending on `deps`, each as a plain parameter or, when `lazy`, as a `Lazy`.
+/// How a random service asks for a dependency: a plain parameter, or a relationship to it.
+private enum Edge: CaseIterable {
+    case plain, lazy, provider, asyncProvider
+
+    /// Whether a synchronous factory with this edge to an async-only service always fails: only an
+    /// `AsyncProvider` can be awaited.
+    var needsSynchronously: Bool { self != .asyncProvider }
+}
+
+/// Registers `service` depending on `deps`, each through its `Edge`.
 private func register(
-    _ service: any RandomNode.Type, _ deps: [(type: any RandomNode.Type, lazy: Bool)], in app: Container
+    _ service: any RandomNode.Type, _ deps: [(type: any RandomNode.Type, edge: Edge)], in app: Container
 ) throws {
     switch deps.count {
     case 0: try register0(service, in: app)
-    case 1: try register1(service, deps[0].type, lazy: deps[0].lazy, in: app)
-    default:
-        try register2(service, deps[0].type, lazy: deps[0].lazy, deps[1].type, lazy: deps[1].lazy, in: app)
+    case 1: try registerOne(service, deps[0].type, deps[0].edge, in: app)
+    default: try registerTwo(service, deps[0].type, deps[0].edge, deps[1].type, deps[1].edge, in: app)
     }
 }
-private func register1<S: RandomNode, A: RandomNode>(_: S.Type, _: A.Type, lazy: Bool, in app: Container) throws {
-    guard lazy else { return try register1(S.self, A.self, in: app) }
-    try app.autoregister(S.self, scope: .singleton) { (_: Lazy<A>) in S() }
+private func registerOne<S: RandomNode, A: RandomNode>(_: S.Type, _: A.Type, _ edge: Edge, in app: Container) throws {
+    switch edge {
+    case .plain: try app.autoregister(S.self, scope: .singleton) { (_: A) in S() }
+    case .lazy: try app.autoregister(S.self, scope: .singleton) { (_: Lazy<A>) in S() }
+    case .provider: try app.autoregister(S.self, scope: .singleton) { (_: Provider<A>) in S() }
+    case .asyncProvider: try app.autoregister(S.self, scope: .singleton) { (_: AsyncProvider<A>) in S() }
+    }
 }
-private func register2<S: RandomNode, A: RandomNode, B: RandomNode>(
-    _: S.Type, _: A.Type, lazy lazyA: Bool, _: B.Type, lazy lazyB: Bool, in app: Container
+private func registerTwo<S: RandomNode, A: RandomNode, B: RandomNode>(
+    _: S.Type, _: A.Type, _ edgeA: Edge, _: B.Type, _ edgeB: Edge, in app: Container
 ) throws {
-    switch (lazyA, lazyB) {
-    case (false, false): try register2(S.self, A.self, B.self, in: app)
-    case (true, false): try app.autoregister(S.self, scope: .singleton) { (_: Lazy<A>, _: B) in S() }
-    case (false, true): try app.autoregister(S.self, scope: .singleton) { (_: A, _: Lazy<B>) in S() }
-    case (true, true): try app.autoregister(S.self, scope: .singleton) { (_: Lazy<A>, _: Lazy<B>) in S() }
+    func with<First>(_: First.Type) throws {
+        switch edgeB {
+        case .plain: try app.autoregister(S.self, scope: .singleton) { (_: First, _: B) in S() }
+        case .lazy: try app.autoregister(S.self, scope: .singleton) { (_: First, _: Lazy<B>) in S() }
+        case .provider: try app.autoregister(S.self, scope: .singleton) { (_: First, _: Provider<B>) in S() }
+        case .asyncProvider:
+            try app.autoregister(S.self, scope: .singleton) { (_: First, _: AsyncProvider<B>) in S() }
+        }
+    }
+    switch edgeA {
+    case .plain: try with(A.self)
+    case .lazy: try with(Lazy<A>.self)
+    case .provider: try with(Provider<A>.self)
+    case .asyncProvider: try with(AsyncProvider<A>.self)
     }
 }
 

@@ -534,18 +534,23 @@ import Testing
         #expect(!built.findings.contains { $0.id == .build }, "\(built)")
     }
 
-    /// A `Provider<T>` edge is an `AsyncProvider<T>`'s too, so the static walk leaves it alone; building it finds
-    /// the refusal, reported as DI-ASYNC about the service that asked.
-    @Test func aProviderOfAnAsyncOnlyServiceIsFoundByBuilding() throws {
+    /// A `Provider<T>` of an async-only service is found by the static walk (an `AsyncProvider<T>` edge is of a
+    /// kind of its own, and is left alone), and building it reports nothing more.
+    @Test func aProviderOfAnAsyncOnlyServiceIsFoundStaticallyAndByBuilding() throws {
         final class Store: Storing { init() async {} }
         final class Polls: Sendable { init(store: Provider<Store>) {} }
+        final class Syncs: Sendable { init(store: AsyncProvider<Store>) {} }
         let app = Container(name: "app")
         try app.registerAsync(Store.self) { _ in await Store() }
         try app.autoregister(Polls.self, initializer: Polls.init)
-        #expect(!app.validate().findings.contains { $0.id == .async })
-        let built = app.validate(instantiating: true)
-        let finding = try #require(built.findings.first { $0.id == .async }, "\(built)")
-        #expect(finding.service == "Polls")
-        #expect(finding.message.contains("so a Provider cannot build it synchronously; inject AsyncProvider<Store>"))
+        try app.autoregister(Syncs.self, initializer: Syncs.init)
+        let found = app.validate().findings.filter { $0.id == .async }
+        let finding = try #require(found.first)
+        #expect(found.map(\.service) == ["Polls"], "\(found)")
+        #expect(finding.message.contains("Polls needs Provider<Store>, but only an async factory builds Store"))
+        #expect(finding.message.contains("a Provider resolves synchronously"))
+        #expect(finding.help.contains("Inject AsyncProvider<Store> instead"))
+        let built = app.validate(instantiating: true).findings.filter { $0.id == .async }
+        #expect(built.map(\.service) == ["Polls"], "\(built)")
     }
 }

@@ -19,7 +19,7 @@ public struct PathElement: Sendable, CustomStringConvertible {
     public let onAnotherThread: Bool
     /// True for the step of a relationship (`Lazy`, `Provider`) used after its owner was built: the steps
     /// after it ran when the relationship was used (the first `value`, a call), not when the owner was made.
-    /// Its `scope` is the relationship's kind (`deferred`, `per-call`, `assisted`).
+    /// Its `scope` is the relationship's kind (`deferred`, `per-call`, `async per-call`, `assisted`).
     public private(set) var isDeferred = false
     let keyPathName: String?
 

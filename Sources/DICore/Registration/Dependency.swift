@@ -24,6 +24,9 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
         public static let deferred = Kind(name: "deferred")
         /// Resolved again on every call (`Provider<T>`), honouring `T`'s lifetime.
         public static let perCall = Kind(name: "per-call")
+        /// Resolved again on every call, awaited (`AsyncProvider<T>`): the one relationship an `async`-only
+        /// service can be injected through into a synchronous factory.
+        public static let asyncPerCall = Kind(name: "async per-call")
         /// Resolved on every call with runtime arguments (`Provider<T, Argument>`).
         public static let assisted = Kind(name: "assisted")
         /// Every registration of the type, when the owner is built (`All<T>`).
@@ -34,7 +37,9 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
 
         /// Whether the owner can be built before the dependency: a loop through such an edge is no
         /// construction cycle.
-        public var isDeferred: Bool { self == .deferred || self == .perCall || self == .assisted }
+        public var isDeferred: Bool {
+            self == .deferred || self == .perCall || self == .asyncPerCall || self == .assisted
+        }
     }
 
     /// The type that will be resolved (for a relationship, the type it resolves: `T` of `Lazy<T>`).

@@ -21,8 +21,8 @@
 /// A cycle through an `AsyncProvider` is no construction cycle as long as the owner does not call it while
 /// being built; a call made during the build of its own target is a cycle, and throws `circularDependency`
 /// with the whole path. An error from a call names the path from the owner that received the
-/// `AsyncProvider`, with its step marked deferred (``PathElement/isDeferred``). In a graph it is recorded as a
-/// per-call edge (``Dependency/Kind/perCall``), as a `Provider` is.
+/// `AsyncProvider`, with its step marked deferred (``PathElement/isDeferred``). In a graph it is recorded as an
+/// async per-call edge (``Dependency/Kind/asyncPerCall``), drawn as a `Provider`'s is.
 ///
 /// A synchronous `Provider<T>` or `Lazy<T>` of a service registered with `registerAsync` fails when it is
 /// injected, with `asyncResolutionRequired` naming `AsyncProvider<T>` as the way out.
@@ -74,11 +74,11 @@ public struct AsyncProvider<Service>: Sendable {
 }
 
 extension AsyncProvider: RelationshipService {
-    static var dependency: Dependency { Dependency(Service.self, kind: .perCall) }
+    static var dependency: Dependency { Dependency(Service.self, kind: .asyncPerCall) }
 
     static func make(from container: Container, name: String?) throws -> AsyncProvider<Service> {
         let target = try container.relationshipTarget(Service.self, name: name, for: AsyncProvider<Service>.self)
-        let origin = RelationshipOrigin(AsyncProvider<Service>.self, kind: .perCall, name: name, target: target,
+        let origin = RelationshipOrigin(AsyncProvider<Service>.self, kind: .asyncPerCall, name: name, target: target,
                                         in: container)
         return AsyncProvider(storage: ProviderStorage(container: container, name: name, request: .type, origin: origin))
     }
