@@ -316,3 +316,35 @@ extension TestContainerLinkTests {
         }
     }
 }
+
+/// A key the app must provide.
+final class TestLinkAnalytics: Sendable {}
+
+/// An app singleton that needs the key.
+final class AnalyticsUser: Sendable {
+    init(analytics: TestLinkAnalytics) {}
+}
+
+extension ServiceKeys {
+    var testLinkAnalytics: ServiceKey<TestLinkAnalytics> { .required() }
+}
+
+extension TestContainerLinkTests {
+    /// A `.required()` key that an app singleton needs, missing in a test made from a feature container: the
+    /// error says to register it in the test container, or in the app for every test — not in the view of the
+    /// app's level, which nobody can register in.
+    @Test func aMissingRequiredKeyOfAnAppSingletonNamesTheTestContainer() throws {
+        let (app, feature) = try makeTree()
+        try app.register(AnalyticsUser.self, scope: .singleton) { r in
+            AnalyticsUser(analytics: try r.resolve(\.testLinkAnalytics))
+        }
+        let test = Container.makeTestContainer(from: feature, name: "test")
+        let error = try #require(throws: ResolutionError.self) { try test.resolve(AnalyticsUser.self) }
+        #expect(error.code == .requiredKeyMissing)
+        let text = "\(error)"
+        #expect(text.contains("register it in test for this test alone, or in app for every test"), "\(text)")
+        #expect(!text.contains("register it in test as app"), "\(text)")
+        try test.register(\.testLinkAnalytics) { _ in TestLinkAnalytics() }
+        _ = try test.resolve(AnalyticsUser.self)
+    }
+}

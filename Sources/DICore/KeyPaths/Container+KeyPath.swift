@@ -163,10 +163,11 @@ extension Container {
     {
         let keyName = "\\.\(key.name)"
         // A test container's lookup goes on through its base's tree, which the app registers in: it searched more
-        // containers than its ancestry.
-        let searched = registrationSources.map(\.container.name)
-        let place = searched.count > ancestry.count
-            ? "register it in \(name) for this test alone, or in \(searched.last ?? name) for every test"
+        // containers than its ancestry. (A view of it registers nothing: the test container is where to register.)
+        let searched = registrationSources.filter { $0.container.viewedLevel == nil }.map(\.container.name)
+        let test = testContainerOfView
+        let place = testing != nil || searched.count > ancestry.count
+            ? "register it in \(test.name) for this test alone, or in \(searched.last ?? name) for every test"
             : "register it in \(name) or an ancestor"
         return ResolutionError(
             code: .requiredKeyMissing,
