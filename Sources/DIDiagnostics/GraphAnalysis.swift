@@ -131,6 +131,12 @@ struct GraphAnalysis {
         func name(of container: Container) -> String {
             container === test ? "\(test.name) (own registrations)" : container.name
         }
+
+        /// The tags of the node of `container`: a view's are its level's own, so that a `.matching(tag)` service
+        /// is placed at the level that has the tag, as at run time; the test's own registrations have none.
+        func tags(of container: Container) -> Set<String> {
+            container === test ? [] : container.viewedLevel?.tags ?? container.tags
+        }
     }
 
     /// The dependencies of `service`, as positions in `dependencyList`.
@@ -159,9 +165,9 @@ struct GraphAnalysis {
             let parent = (model?.parents[ObjectIdentifier(container)] ?? container.parent)
                 .flatMap { containerIndex[ObjectIdentifier($0)] }
             containers.append(.init(
-                name: model?.name(of: container) ?? container.name, tags: container.tags.sorted(), parent: parent,
-                isAncestor: i < askedIndex,
-                isClosed: container.isClosed
+                name: model?.name(of: container) ?? container.name,
+                tags: (model?.tags(of: container) ?? container.tags).sorted(), parent: parent,
+                isAncestor: i < askedIndex, isClosed: container.isClosed
             ))
             if let parent { containers[parent].children.append(i) }
             containers[i].services = Array(registrations.count..<registrations.count + all[i].count)

@@ -320,6 +320,28 @@ import Testing
         #expect(deep.map(\.container) == ["app"])
     }
 
+    /// An app singleton that needs a `.matching("session")` service has no tagged container on its path, also
+    /// when it is asked from below the tagged session container: the app builds it. A test container made from
+    /// there finds that as the tree does, statically and at run time (it carries the session's tag, but its
+    /// view of the app's level does not).
+    @Test func aTestContainerBelowATagFindsAnAppSingletonThatNeedsTheTag() throws {
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("session")) { _ in Session() }
+        try app.autoregister(Cart.self, scope: .singleton, initializer: Cart.init)
+        let screen = app.child(name: "session", tags: ["session"]).child(name: "screen")
+        let inTheTree = screen.validate().findings.filter { $0.id == .matching }
+        #expect(inTheTree.map(\.service) == ["Session"], "\(inTheTree)")
+        let test = Container.makeTestContainer(from: screen, name: "test")
+        let inTheTest = test.validate().findings.filter { $0.id == .matching }
+        #expect(inTheTest.map(\.service) == ["Session"], "\(inTheTest)")
+        #expect(inTheTest.first?.message.hasPrefix("Cart needs Session") == true)
+        let treeError = try #require(throws: ResolutionError.self) { try screen.resolve(Cart.self) }
+        let testError = try #require(throws: ResolutionError.self) { try test.resolve(Cart.self) }
+        #expect(testError.code == treeError.code)
+        // The session's own services are placed in the test container's view of the session, as in the tree.
+        #expect(try test.resolve(Session.self) === test.resolve(Session.self))
+    }
+
     @Test func childOverrideIsAShadowNote() throws {
         let (app, checkout) = try Graphs.healthy()
         defer { withExtendedLifetime(checkout) {} }

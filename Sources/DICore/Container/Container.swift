@@ -133,8 +133,7 @@ public final class Container: Sendable {
             guard let link = root.testing else { return RootList.remove(Unsafe.Unowned(root)) }
             // A view is listed nowhere.
             guard link.viewing == nil else { return }
-            let base = link.base
-            base.childList.remove(Unsafe.Unowned(root), as: .testContainer, at: shard)
+            link.base.childList.remove(Unsafe.Unowned(root), as: .testContainer, at: shard)
         }
     }
 

@@ -114,9 +114,9 @@ package final class TestContainerLink: Sendable {
         views.withLock { views in views.byStart.sorted { $0.key < $1.key }.map(\.value) }
     }
 
-    /// The positions of `sources` that `container` (the test container of this link, or a view) looks through,
-    /// nearest first: all of them for the test container; for a view, the test containers' registrations
-    /// before its level (the test's overrides) and everything from its level on.
+    /// The positions of `sources` that the container of this link looks through, nearest first: all of them for
+    /// a test container; for a view, the test containers among the sources before its level (their
+    /// registrations are overrides, as the test's own are) and everything from its level on.
     func visiblePositions() -> [Int] {
         guard let start = viewing?.start else { return Array(sources.indices) }
         return sources.indices.filter { $0 >= start || sources[$0].testing != nil }
