@@ -57,7 +57,7 @@ extension Container {
             else { continue }
             // A view looks through its test container's own registrations first.
             if test !== container { sources.append((test, test)) }
-            for position in link.visiblePositions() {
+            for position in link.sources.indices where link.looksThrough(position) {
                 sources.append((link.sources[position], views.owner(of: position, in: test)))
             }
         }
@@ -71,10 +71,9 @@ extension Container {
         // The views are made and kept by the test container's own link.
         guard let link = testing, let test = testOwningSources, let views = test.testing else { return nil }
         if test !== self, let found = test.registry.registration(for: key) { return (found, test) }
-        let start = link.viewing?.start ?? 0
         for (position, source) in link.sources.enumerated() {
             if source.isClosed { return nil }
-            if position < start && source.testing == nil { continue }
+            guard link.looksThrough(position) else { continue }
             if let found = source.registry.registration(for: key) {
                 return (found, views.owner(of: position, in: test))
             }
@@ -138,8 +137,7 @@ extension Container {
     func seesInItsTest(_ other: Container) -> Bool {
         guard let test = testOwningSources, other.testContainerOfView === test else { return false }
         guard let otherStart = other.testing?.viewing?.start else { return true }
-        guard let link = testing, let start = link.viewing?.start else { return true }
-        return otherStart >= start || link.sources[otherStart].testing != nil
+        return testing?.looksThrough(otherStart) ?? true
     }
 
     /// The container that holds a `.matching(tag)` instance asked of this test container or view, which has
@@ -148,9 +146,8 @@ extension Container {
         guard let link = testing, let test = testOwningSources, let views = test.testing else {
             return Unsafe.Unowned(self)
         }
-        let start = link.viewing?.start ?? 0
-        for (position, source) in link.sources.enumerated().dropFirst(start)
-        where source.testing == nil && source.tags.contains(tag) {
+        for (position, source) in link.sources.enumerated()
+        where link.looksThrough(position) && source.testing == nil && source.tags.contains(tag) {
             // Kept alive by the test container, which is resolving.
             return Unsafe.Unowned(views.owner(of: position, in: test))
         }

@@ -105,21 +105,26 @@ package final class TestContainerLink: Sendable {
     func closeViews() -> [Container] {
         views.withLock { views in
             views.isClosed = true
-            return views.byStart.sorted { $0.key < $1.key }.map(\.value)
+            return Self.nearestFirst(views.byStart)
         }
     }
 
     /// The views made so far, nearest level first.
     var madeViews: [Container] {
-        views.withLock { views in views.byStart.sorted { $0.key < $1.key }.map(\.value) }
+        views.withLock { views in Self.nearestFirst(views.byStart) }
     }
 
-    /// The positions of `sources` that the container of this link looks through, nearest first: all of them for
-    /// a test container; for a view, the test containers among the sources before its level (their
-    /// registrations are overrides, as the test's own are) and everything from its level on.
-    func visiblePositions() -> [Int] {
-        guard let start = viewing?.start else { return Array(sources.indices) }
-        return sources.indices.filter { $0 >= start || sources[$0].testing != nil }
+    private static func nearestFirst(_ byStart: [Int: Container]) -> [Container] {
+        byStart.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    /// Whether the container of this link looks through `sources[position]`: every position for a test
+    /// container; for a view, the test containers among the sources before its level (their registrations are
+    /// overrides, as the test's own are) and everything from its level on. The one rule of what each level sees,
+    /// for lookups, suggestions, `.matching` placement and `sees(_:)`.
+    func looksThrough(_ position: Int) -> Bool {
+        guard let start = viewing?.start else { return true }
+        return position >= start || sources[position].testing != nil
     }
 }
 
