@@ -206,11 +206,12 @@ extension GraphAnalysis {
                         ), about: node.service)
                         continue
                     }
-                    if position >= 0, let finding = asyncOnly(target, neededBy: node.service, through: position,
-                                                               path: path(to: id), in: node.context, targetContext),
+                    if position >= 0,
+                       let builder = asyncOnlyBuilder(of: target, neededBy: node.service, through: position),
                        reported.insert("async|\(node.service)|\(target)").inserted
                     {
-                        add(finding, about: node.service)
+                        add(asyncOnly(target, builtBy: builder, neededBy: node.service, through: position,
+                                      path: path(to: id), in: node.context, targetContext), about: node.service)
                     }
                     let next = nodes.intern(Node(service: target, context: targetContext), from: id)
                     let lookup = position < 0 ? nil : dependencyLookups[position]
@@ -241,14 +242,15 @@ extension GraphAnalysis {
         findDeferredCycles(nodes: nodes.nodes, successors: graph, reported: &reported)
     }
 
-    /// DI-ASYNC for a dependency that a synchronous factory resolves (a parameter, an `Optional`, a `Lazy`, a
-    /// `Provider`), whose service only an `async` factory builds, itself or through aliases: every resolve of the
-    /// holder fails with `asyncResolutionRequired`, also under `resolveAsync`. `nil` when nothing is wrong (an
-    /// `AsyncProvider<T>`, the way out, is an edge of its own kind).
-    private func asyncOnly(
-        _ target: Int, neededBy holder: Int, through position: Int, path: [PathElement], in context: Int,
-        _ targetContext: Int
-    ) -> Finding? {
+    /// Whether a dependency that a synchronous factory resolves (a parameter, an `Optional`, a `Lazy`, a
+    /// `Provider`) names a service only an `async` factory builds, itself or through aliases (DI-ASYNC): every
+    /// resolve of the holder then fails with `asyncResolutionRequired`, also under `resolveAsync`. The service
+    /// that builds it, or `nil` when nothing is wrong (an `AsyncProvider<T>`, the way out, is an edge of its own
+    /// kind).
+    ///
+    /// Asked of every edge, so it makes nothing: the finding (`asyncOnly(_:builtBy:…)`) and its path are made only
+    /// when this finds one.
+    private func asyncOnlyBuilder(of target: Int, neededBy holder: Int, through position: Int) -> Int? {
         // The kinds first: an enum each, where the dependency's kind is compared by name.
         switch registrations[holder].kind {
         case .factory, .arguments: break
@@ -262,6 +264,16 @@ extension GraphAnalysis {
         guard case .asyncFactory = registrations[builder].kind else { return nil }
         let ref = dependencyList[position]
         guard !ref.observed, ref.kind == .direct || ref.kind == .deferred || ref.kind == .perCall else { return nil }
+        return builder
+    }
+
+    /// The DI-ASYNC finding for a dependency `asyncOnlyBuilder(of:neededBy:through:)` found; `path` leads to the
+    /// holder.
+    private func asyncOnly(
+        _ target: Int, builtBy builder: Int, neededBy holder: Int, through position: Int, path: [PathElement],
+        in context: Int, _ targetContext: Int
+    ) -> Finding {
+        let ref = dependencyList[position]
         let (holderName, service) = (services[holder].display, services[builder].display)
         let registered = "registerAsync at \(services[builder].location)"
         // What the parameter asks for: `T` of an `Optional<T>`, the alias type of an alias.
