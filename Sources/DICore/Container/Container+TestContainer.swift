@@ -50,18 +50,25 @@ extension Container {
     /// built from them (a test container, or its view of the level, owns what it resolves through its base).
     package var registrationSources: [(container: Container, owner: Container)] {
         var sources: [(container: Container, owner: Container)] = []
-        for container in ancestry {
-            sources.append((container, container))
-            guard let link = container.testing, let test = container.testOwningSources,
-                  let views = test.testing
+        forEachRegistrationSource { sources.append(($0, $1)) }
+        return sources
+    }
+
+    /// Calls `body` with each of `registrationSources`, without making the list: a failed lookup, which lists
+    /// what it could see, pays no array for it.
+    func forEachRegistrationSource(_ body: (_ container: Container, _ owner: Container) -> Void) {
+        var current: Container? = self
+        while let container = current {
+            body(container, container)
+            current = container.parent
+            guard let link = container.testing, let test = container.testOwningSources, let views = test.testing
             else { continue }
             // A view looks through its test container's own registrations first.
-            if test !== container { sources.append((test, test)) }
+            if test !== container { body(test, test) }
             for position in link.sources.indices where link.looksThrough(position) {
-                sources.append((link.sources[position], views.owner(of: position, in: test)))
+                body(link.sources[position], views.owner(of: position, in: test))
             }
         }
-        return sources
     }
 
     /// The registration for `key` among what this test container (or view) resolves through its base, with

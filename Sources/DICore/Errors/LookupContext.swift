@@ -37,10 +37,13 @@ package final class LookupContext: Sendable {
         self.containerName = level.name
         self.key = key
         self.type = type
-        visible = container.registrationSources.compactMap { source, _ in
+        var visible: [Holder] = []
+        container.forEachRegistrationSource { source, _ in
             // A view registers nothing of its own.
-            source.testing?.viewing != nil ? nil : Holder(name: source.name, registrations: source.registry.all)
+            guard source.testing?.viewing == nil else { return }
+            visible.append(Holder(name: source.name, registrations: source.registry.all))
         }
+        self.visible = visible
         asking = Self.hidesContainers(from: level) ? level : nil
         asksInShared = container.nearest { $0.parentReference == nil }?.refers(to: Container.shared) ?? false
     }
