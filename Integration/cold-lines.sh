@@ -3,6 +3,16 @@
 #
 #   bash Integration/cold-lines.sh                    # every request-probe mode
 #   bash Integration/cold-lines.sh add hand-add       # some of them
+#   bash Integration/cold-lines.sh --budget           # CI: instructions per request against request-budget.txt
+#   bash Integration/cold-lines.sh --record-budget    # write this build's counts to request-budget.txt
+#
+# --budget counts instructions only (no cache simulation, no eviction: a few seconds per mode) for the modes
+# request-budget.txt lists, and fails when one runs more than BUDGET_TOLERANCE_PERCENT (0.5) above its
+# budget: a request container's path was trimmed a few dozen instructions at a time, and a change that adds
+# some back shows here, where a load run cannot see it. A mode that runs more than 2% below its budget
+# passes, with a reminder to record the new counts. `hand-add` runs none of DIToolkit's code: when it moves
+# by more than 1%, the machine (its C library, its toolchain) counts differently from the one that recorded
+# the budget, and the check says so and checks nothing.
 #
 # Under HTTP load a request container costs about 2.5 times what its instructions cost in a tight loop: between
 # two requests the kernel and the HTTP stack push its code and objects out of the caches, so every line it
@@ -28,6 +38,13 @@ if ! command -v valgrind > /dev/null; then
     echo "cold-lines: installing valgrind" >&2
     apt-get update -qq > /dev/null && apt-get install -y -qq valgrind > /dev/null
 fi
+
+budget_file=request-budget.txt
+budget=""
+case "${1:-}" in
+    --budget) budget=check; shift ;;
+    --record-budget) budget=record; shift ;;
+esac
 
 swift build -c release --scratch-path .build-release --product request-probe > /dev/null
 # Valgrind 3.19 cannot read the debug information Swift 6 writes: it runs a copy without it.
@@ -79,6 +96,58 @@ distinct() {
             print n + 0
         }' "$runs/$1.200" "$runs/$1.400"
 }
+
+# `<mode>` -> instructions per request, without eviction or cache simulation.
+instructions() {
+    local counts=()
+    for requests in 200 400; do
+        counts+=("$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$probe" "$1" \
+            "$requests" 2>&1 | awk '/ I *refs:/ { gsub(",", "", $4); print $4 }')")
+    done
+    echo $(( (counts[1] - counts[0]) / 200 ))
+}
+
+if [ "$budget" = record ]; then
+    {
+        echo "# Instructions per request of request-probe's modes: the budget \`cold-lines.sh --budget\` checks."
+        echo "# Written by \`bash Integration/cold-lines.sh --record-budget\`; hand-add runs none of DIToolkit's code."
+        for mode in lifecycle products health add hand-add; do echo "$mode $(instructions "$mode")"; done
+    } > "$budget_file"
+    cat "$budget_file"
+    exit 0
+fi
+
+if [ "$budget" = check ]; then
+    tolerance=${BUDGET_TOLERANCE_PERCENT:-0.5}
+    declare -A measured
+    printf '%-10s %10s %10s %8s\n' mode budget measured change
+    while read -r mode recorded; do
+        measured[$mode]=$(instructions "$mode")
+        printf '%-10s %10d %10d %+7.2f%%\n' "$mode" "$recorded" "${measured[$mode]}" \
+            "$(echo "${measured[$mode]} $recorded" | awk '{ print ($1 - $2) * 100 / $2 }')"
+    done < <(grep -v '^#' "$budget_file")
+    reference=$(awk '$1 == "hand-add" { print $2 }' "$budget_file")
+    if awk -v m="${measured[hand-add]}" -v r="$reference" 'BEGIN { exit !(m > r * 1.01 || m < r * 0.99) }'; then
+        echo "cold-lines: hand-add, which runs none of DIToolkit's code, moved by more than 1%: this machine counts"
+        echo "differently from the one that recorded $budget_file. Nothing checked; record it here to check."
+        exit 0
+    fi
+    status=0
+    while read -r mode recorded; do
+        verdict=$(awk -v m="${measured[$mode]}" -v r="$recorded" -v t="$tolerance" \
+            'BEGIN { print (m > r * (1 + t / 100)) ? "over" : (m < r * 0.98) ? "under" : "ok" }')
+        if [ "$verdict" = over ]; then
+            echo "cold-lines: $mode runs ${measured[$mode]} instructions per request, over its budget of $recorded"
+            echo "(+$tolerance% allowed). Find what the change added (Callgrind, as Integration/MEASUREMENTS.md does),"
+            echo "or, if it is worth its cost, record the new counts with --record-budget and say why in the commit."
+            status=1
+        elif [ "$verdict" = under ]; then
+            echo "cold-lines: $mode runs ${measured[$mode]} instructions per request, 2% or more under its budget of"
+            echo "$recorded: record the new counts with --record-budget, so that the budget keeps the gain."
+        fi
+    done < <(grep -v '^#' "$budget_file")
+    exit $status
+fi
 
 modes=("$@")
 [ ${#modes[@]} -gt 0 ] || modes=(lifecycle products health add scoped-add hand-add)
