@@ -61,8 +61,7 @@ extension Container {
         while let container = current {
             body(container, container)
             current = container.parent
-            guard let link = container.testing, let test = container.testOwningSources, let views = test.testing
-            else { continue }
+            guard let (link, test, views) = container.throughBase else { continue }
             // A view looks through its test container's own registrations first.
             if test !== container { body(test, test) }
             for position in link.sources.indices where link.looksThrough(position) {
@@ -75,8 +74,7 @@ extension Container {
     /// the container that resolves it, up to the first closed container of the base chain (a closed container
     /// resolves nothing, not even what its open ancestors register); `nil` for any other container.
     func lookupThroughBase(_ key: RegistrationKey) -> (Registration, Container)? {
-        // The views are made and kept by the test container's own link.
-        guard let link = testing, let test = testOwningSources, let views = test.testing else { return nil }
+        guard let (link, test, views) = throughBase else { return nil }
         if test !== self, let found = test.registry.registration(for: key) { return (found, test) }
         for (position, source) in link.sources.enumerated() {
             if source.isClosed { return nil }
@@ -112,7 +110,7 @@ extension Container {
     /// that level that the test's own do not replace, the app's level first. `nil` for any other container,
     /// which `registrationsTreatedAsOwn` models.
     package var testLevels: (own: [Registration], levels: [(view: Container, registrations: [Registration])])? {
-        guard let link = testing, link.viewing == nil else { return nil }
+        guard let link = ownTestLink else { return nil }
         var own = registry.all
         var levels: [(view: Container, registrations: [Registration])] = []
         var overridden = Set(own.map(\.key))
@@ -134,7 +132,7 @@ extension Container {
     /// The views this test container has made, nearest level first: they hold the instances built from the
     /// registrations of its base's ancestors.
     package var testViews: [Container] {
-        guard let link = testing, link.viewing == nil else { return [] }
+        guard let link = ownTestLink else { return [] }
         return link.madeViews
     }
 
@@ -142,7 +140,7 @@ extension Container {
     /// of its views: `other` is the test container (whose registrations come first at every level), or the
     /// view of a level at or above this one's, or of a test container among the sources.
     func seesInItsTest(_ other: Container) -> Bool {
-        guard let test = testOwningSources, other.testContainerOfView === test else { return false }
+        guard let test = throughBase?.test, other.testContainerOfView === test else { return false }
         guard let otherStart = other.testing?.viewing?.start else { return true }
         return testing?.looksThrough(otherStart) ?? true
     }
@@ -150,9 +148,7 @@ extension Container {
     /// The container that holds a `.matching(tag)` instance asked of this test container or view, which has
     /// the tag somewhere on its levels: itself, or its test container's view of the nearest level with the tag.
     func levelTagged(_ tag: String) -> Unsafe.Unowned<Container> {
-        guard let link = testing, let test = testOwningSources, let views = test.testing else {
-            return Unsafe.Unowned(self)
-        }
+        guard let (link, test, views) = throughBase else { return Unsafe.Unowned(self) }
         for (position, source) in link.sources.enumerated()
         where link.looksThrough(position) && source.testing == nil && source.tags.contains(tag) {
             // Kept alive by the test container, which is resolving.
@@ -164,7 +160,7 @@ extension Container {
     /// Every view of this test container, nearest level first, made now where not made yet: one for each level
     /// of its base (see `TestContainerLink`). What a trace taps, so that it sees every level's resolves.
     package func makeTestViews() -> [Container] {
-        guard let link = testing, link.viewing == nil else { return [] }
+        guard let link = ownTestLink else { return [] }
         return link.sources.indices.compactMap { position in
             let owner = link.owner(of: position, in: self)
             return owner === self ? nil : owner
@@ -173,7 +169,7 @@ extension Container {
 
     /// Marks this test container's views closed, so that none is made from now on, and returns those made.
     package func closeTestViews() -> [Container] {
-        guard let link = testing, link.viewing == nil else { return [] }
+        guard let link = ownTestLink else { return [] }
         return link.closeViews()
     }
 

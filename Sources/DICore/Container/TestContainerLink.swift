@@ -129,13 +129,22 @@ package final class TestContainerLink: Sendable {
 }
 
 extension Container {
-    /// The test container whose registrations and base chain this container resolves beyond its own: itself,
-    /// or, for a view, the test container it belongs to; `nil` for any other container, or a view whose test
-    /// container is gone.
-    var testOwningSources: Container? {
+    /// What this test container or view resolves through its base with: its own link (its sources, and which
+    /// of them it looks through), the test container whose registrations come first (itself, or the test
+    /// container a view belongs to), and that test container's link, which makes and keeps the views. `nil` for
+    /// any other container, or a view whose test container is gone.
+    var throughBase: (link: TestContainerLink, test: Container, views: TestContainerLink)? {
         guard let link = testing else { return nil }
-        guard let viewing = link.viewing else { return self }
-        return viewing.test.container
+        guard let viewing = link.viewing else { return (link, self, link) }
+        guard let test = viewing.test.container, let views = test.testing else { return nil }
+        return (link, test, views)
+    }
+
+    /// A test container's own link; `nil` for a view (whose link views a level of its base) and for any other
+    /// container.
+    var ownTestLink: TestContainerLink? {
+        guard let link = testing, link.viewing == nil else { return nil }
+        return link
     }
 
     /// For a view of a test container: the level of its base it resolves from; `nil` for any other container.
