@@ -53,13 +53,16 @@ trap 'rm -rf "$(dirname "$probe")"' EXIT
 strip --strip-debug -o "$probe" "$(swift build -c release --scratch-path .build-release --show-bin-path)/request-probe"
 
 # `<mode> <count>` -> "<instructions> <code line misses> <data line misses>"
+# The budget counts instructions alone: no eviction and no cache simulation (its line counts then read 0).
 count() {
-    PROBE_EVICT_KB=2048 valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null \
-        --I1=1024,2,64 --D1=32768,8,64 --LL=1048576,16,64 "$probe" "$1" "$2" 2>&1 |
+    local evict=2048 simulation=(--cache-sim=yes --I1=1024,2,64 --D1=32768,8,64 --LL=1048576,16,64)
+    if [ -n "$budget" ]; then evict=0; simulation=(--cache-sim=no); fi
+    PROBE_EVICT_KB=$evict valgrind --tool=cachegrind "${simulation[@]}" --cachegrind-out-file=/dev/null \
+        "$probe" "$1" "$2" 2>&1 |
         awk '/ I *refs:/ { gsub(",", "", $4); i = $4 }
              / LLi misses:/ { gsub(",", "", $4); c = $4 }
              / LLd misses:/ { gsub(",", "", $4); d = $4 }
-             END { print i, c, d }'
+             END { print i, c + 0, d + 0 }'
 }
 
 # `<mode>` -> per-request "<instructions> <code lines> <data lines>"
@@ -97,14 +100,11 @@ distinct() {
         }' "$runs/$1.200" "$runs/$1.400"
 }
 
-# `<mode>` -> instructions per request, without eviction or cache simulation.
+# `<mode>` -> instructions per request.
 instructions() {
-    local counts=()
-    for requests in 200 400; do
-        counts+=("$(valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$probe" "$1" \
-            "$requests" 2>&1 | awk '/ I *refs:/ { gsub(",", "", $4); print $4 }')")
-    done
-    echo $(( (counts[1] - counts[0]) / 200 ))
+    local i
+    read -r i _ < <(per_request "$1")
+    echo "$i"
 }
 
 if [ "$budget" = record ]; then
@@ -119,33 +119,37 @@ fi
 
 if [ "$budget" = check ]; then
     tolerance=${BUDGET_TOLERANCE_PERCENT:-0.5}
-    declare -A measured
+    declare -A measured recorded
+    budgeted=()
     printf '%-10s %10s %10s %8s\n' mode budget measured change
-    while read -r mode recorded; do
+    while read -r mode count; do
+        budgeted+=("$mode")
+        recorded[$mode]=$count
         measured[$mode]=$(instructions "$mode")
-        printf '%-10s %10d %10d %+7.2f%%\n' "$mode" "$recorded" "${measured[$mode]}" \
-            "$(echo "${measured[$mode]} $recorded" | awk '{ print ($1 - $2) * 100 / $2 }')"
+        printf '%-10s %10d %10d %+7.2f%%\n' "$mode" "$count" "${measured[$mode]}" \
+            "$(echo "${measured[$mode]} $count" | awk '{ print ($1 - $2) * 100 / $2 }')"
     done < <(grep -v '^#' "$budget_file")
-    reference=$(awk '$1 == "hand-add" { print $2 }' "$budget_file")
-    if awk -v m="${measured[hand-add]}" -v r="$reference" 'BEGIN { exit !(m > r * 1.01 || m < r * 0.99) }'; then
+    if awk -v m="${measured[hand-add]}" -v r="${recorded[hand-add]}" 'BEGIN { exit !(m > r * 1.01 || m < r * 0.99) }'
+    then
         echo "cold-lines: hand-add, which runs none of DIToolkit's code, moved by more than 1%: this machine counts"
         echo "differently from the one that recorded $budget_file. Nothing checked; record it here to check."
         exit 0
     fi
     status=0
-    while read -r mode recorded; do
-        verdict=$(awk -v m="${measured[$mode]}" -v r="$recorded" -v t="$tolerance" \
+    for mode in "${budgeted[@]}"; do
+        verdict=$(awk -v m="${measured[$mode]}" -v r="${recorded[$mode]}" -v t="$tolerance" \
             'BEGIN { print (m > r * (1 + t / 100)) ? "over" : (m < r * 0.98) ? "under" : "ok" }')
         if [ "$verdict" = over ]; then
-            echo "cold-lines: $mode runs ${measured[$mode]} instructions per request, over its budget of $recorded"
-            echo "(+$tolerance% allowed). Find what the change added (Callgrind, as Integration/MEASUREMENTS.md does),"
-            echo "or, if it is worth its cost, record the new counts with --record-budget and say why in the commit."
+            echo "cold-lines: $mode runs ${measured[$mode]} instructions per request, over its budget of"
+            echo "${recorded[$mode]} (+$tolerance% allowed). Find what the change added (Callgrind, as"
+            echo "Integration/MEASUREMENTS.md does), or, if it is worth its cost, record the new counts with"
+            echo "--record-budget and say why in the commit."
             status=1
         elif [ "$verdict" = under ]; then
             echo "cold-lines: $mode runs ${measured[$mode]} instructions per request, 2% or more under its budget of"
-            echo "$recorded: record the new counts with --record-budget, so that the budget keeps the gain."
+            echo "${recorded[$mode]}: record the new counts with --record-budget, so that the budget keeps the gain."
         fi
-    done < <(grep -v '^#' "$budget_file")
+    done
     exit $status
 fi
 
