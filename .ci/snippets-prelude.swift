@@ -7,6 +7,11 @@ let checkout = app.child(name: "checkout")
 
 protocol Logger: Sendable { func log(_ message: String) }
 struct ConsoleLogger: Logger { func log(_ message: String) { print(message) } }
+struct PrefixedLogger: Logger {
+    let prefix: String
+    let wrapping: any Logger
+    func log(_ message: String) { wrapping.log("\(prefix): \(message)") }
+}
 
 final class Database: Sendable {
     let logger: any Logger

@@ -505,15 +505,36 @@ extension GraphAnalysis {
             let breakFrom = names[names.count - 2]
             let breakTo = names[names.count - 1]
             let type = ServiceName.describe(services[nodes[first].service].label.type, name: nil)
+            let help = loop.count == 1
+                ? selfCycleHelp(nodes[first])
+                : "Break the cycle where \(breakFrom) needs \(breakTo): inject it as Lazy<\(type)> or "
+                    + "Provider<\(type)> (a loop through them is no construction cycle), or move what both need "
+                    + "into a service of its own."
             add(Finding(
                 id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
                 message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",
                 path: elements,
-                help: "Break the cycle where \(breakFrom) needs \(breakTo): inject it as Lazy<\(type)> or "
-                    + "Provider<\(type)> (a loop through them is no construction cycle), or move what both need "
-                    + "into a service of its own."
+                help: help
             ), about: nodes[first].service)
         }
+    }
+
+    /// The help of a DI-CYCLE whose service needs itself: most often a decorator meant to wrap the registration
+    /// of the same key in an ancestor, which it must resolve from there.
+    private func selfCycleHelp(_ node: Node) -> String {
+        let service = services[node.service]
+        let context = containers[node.context].name
+        let found = "\(service.display) needs \(service.display), which from \(context) is this same registration"
+        if let parent = containers[owner[node.service]].parent,
+           let shadowed = lookup(number: keyOf[node.service], from: parent)
+        {
+            let ancestor = containers[owner[shadowed]].name
+            return "\(found). To wrap the \(service.display) that \(ancestor) registers (a decorator), resolve it "
+                + "from \(ancestor): register the wrapper with a factory that captures \(ancestor) and resolves it "
+                + "from there."
+        }
+        return "\(found): a service cannot be built from itself. Build it without one, or depend on another type "
+            + "or name."
     }
 
     /// The strongly connected components that hold a loop (two nodes or more, or a node with an edge to

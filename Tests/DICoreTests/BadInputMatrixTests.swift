@@ -112,7 +112,8 @@ extension ServiceKeys {
             case .cycle:
                 (.circularDependency, ["Probe \"cycleA\" → Probe \"cycleB\" → Probe \"cycleA\""], ["Break the cycle"])
             case .selfResolving:
-                (.circularDependency, ["Probe \"self\" → Probe \"self\""], ["Break the cycle"])
+                (.circularDependency, ["Probe \"self\" → Probe \"self\"", "this same registration"],
+                 ["A factory builds its service rather than resolving it"])
             case .nonConformingAlias:
                 (.typeMismatch, ["Plain", "does not conform"],
                  ["Make Plain conform to any Marker", ".implements((any Marker).self)"])
@@ -420,7 +421,8 @@ extension ServiceKeys {
         }
         let (code, words): (ResolutionError.Code, [String]) = switch input {
         case .requiredAndMissing: (.requiredKeyMissing, ["\\.badInputRequired", "register(\\.badInputRequired)"])
-        case .cycle: (.circularDependency, ["\\.badInputCycle → \\.badInputCycle", "Break the cycle"])
+        case .cycle: (.circularDependency, ["\\.badInputCycle → \\.badInputCycle", "this same registration",
+                                            "A factory builds its service rather than resolving it"])
         case .throwingFactory: (.factoryFailed, ["\\.badInputThrows", "disk full"])
         case .closedContainer: (.containerClosed, ["closed", "still open"])
         }

@@ -132,6 +132,33 @@ import Testing
             """)
     }
 
+    @Test func aServiceThatNeedsItselfIsToldToResolveTheAncestorsRegistration() throws {
+        struct Prefixed: Logger { let inner: any Logger }
+        let app = Container(name: "app")
+        try app.register((any Logger).self, scope: .singleton, fileID: "App/Setup.swift", line: 3) { _ in
+            ConsoleLogger()
+        }
+        let checkout = app.child(name: "checkout")
+        try checkout.autoregister((any Logger).self, fileID: "Checkout/Setup.swift", line: 7,
+                                  initializer: Prefixed.init)
+        let cycle = try #require(app.validate().findings.first { $0.id == .cycle })
+        #expect(cycle.description == """
+            error[DI-CYCLE]: any Logger depends on itself: any Logger → any Logger.
+              path:
+                any Logger  transient  in checkout  Checkout/Setup.swift:7
+                any Logger  transient  in checkout  Checkout/Setup.swift:7
+              help: any Logger needs any Logger, which from checkout is this same registration. To wrap the any \
+            Logger that app registers (a decorator), resolve it from app: register the wrapper with a factory that \
+            captures app and resolves it from there.
+            """)
+
+        let alone = Container(name: "alone")
+        try alone.autoregister((any Logger).self, initializer: Prefixed.init)
+        let own = try #require(alone.validate().findings.first { $0.id == .cycle })
+        #expect(own.help == "any Logger needs any Logger, which from alone is this same registration: a service "
+            + "cannot be built from itself. Build it without one, or depend on another type or name.")
+    }
+
     @Test func aPlainLoopIsNoDeferredCycle() throws {
         let app = Container(name: "app")
         try app.autoregister(Ping.self, scope: .singleton, initializer: Ping.init)

@@ -161,7 +161,10 @@ extension Container {
         let parent = AsyncResolution.current
         let element = PathElement(registration, requested: requested, in: self)
         if let parent, parent.contains(registration, in: self) {
-            throw ResolutionError.cycle(path: parent.path + [element])
+            throw cycleError(
+                registration, requested: requested, after: parent.path,
+                itself: parent.registration === registration && parent.container === self
+            )
         }
         let limit = Container.resolutionDepthLimit
         if let parent, parent.depth >= limit {

@@ -15,6 +15,32 @@ extension Container {
         return ResolutionError.factoryFailed(error, path: path())
     }
 
+    /// The `circularDependency` error of building `registration` in this container again, after `path`.
+    /// `itself` says that the build asking for it is its own: its factory resolved its own key and found
+    /// itself, which is what a factory meant to wrap an ancestor's registration of that key (a decorator) does.
+    func cycleError(_ registration: Registration, requested: Any.Type, after path: [PathElement], itself: Bool)
+        -> ResolutionError
+    {
+        let element = PathElement(registration, requested: requested, in: self)
+        guard itself else { return .cycle(path: path + [element]) }
+        return .selfCycle(path: path + [element], wrapping: ancestor(alsoRegistering: registration)?.name)
+    }
+
+    /// The nearest ancestor of the container that holds `registration`, as seen from this one, that registers
+    /// the same key too: the registration that `registration` shadows here.
+    private func ancestor(alsoRegistering registration: Registration) -> Container? {
+        var current: Container? = self
+        while let candidate = current, candidate.registry.registration(for: registration.key) !== registration {
+            current = candidate.parent
+        }
+        current = current?.parent
+        while let candidate = current {
+            if candidate.registry.registration(for: registration.key) != nil { return candidate }
+            current = candidate.parent
+        }
+        return nil
+    }
+
     func closedError(_ type: Any.Type, name: String?) -> ResolutionError {
         reportResolvedAfterTest(type, name: name)
         // The path's last step names the container whose close refused the lookup: the outermost closed one it

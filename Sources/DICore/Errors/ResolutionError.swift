@@ -236,6 +236,31 @@ extension ResolutionError {
         )
     }
 
+    /// A service whose factory resolved its own key and was given itself: the last two steps of `path` are one
+    /// build. `wrapping` names the ancestor that registers the key too, when one does: the registration a
+    /// decorator means to wrap, which it must resolve from that ancestor.
+    static func selfCycle(path: [PathElement], wrapping ancestor: String?) -> ResolutionError {
+        let last = path[path.count - 1]
+        let owner = path[path.count - 2]
+        let container = last.container ?? "its container"
+        let factory = owner.location.map { "The factory of \(owner) (\($0))" } ?? "The factory of \(owner)"
+        let found = "\(factory) resolves \(last), which from \(container) is this same registration."
+        let detail = if let ancestor {
+            " To wrap the \(last) that \(ancestor) registers (a decorator), resolve it from \(ancestor), not "
+                + "through the factory's resolver: capture \(ancestor) in the factory and resolve it from there."
+        } else {
+            " A factory builds its service rather than resolving it: build \(owner) there, or resolve another type "
+                + "or name."
+        }
+        return ResolutionError(
+            code: .circularDependency,
+            requestedType: last.type,
+            name: last.name,
+            path: path,
+            detail: found + detail
+        )
+    }
+
     static func tooDeep(path: [PathElement], limit: Int, stackExhausted: Bool = false) -> ResolutionError {
         let last = path.last
         let detail = stackExhausted

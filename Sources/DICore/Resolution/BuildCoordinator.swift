@@ -179,7 +179,15 @@ final class BuildCoordinator: Sendable {
         }
         state.waits[id] = nil
         waitCount.subtract(1, ordering: .sequentiallyConsistent)
-        if let loop { throw Self.cycle(loop, asked: registration, chain: chain, path: resolution.path) }
+        if let loop {
+            // A build that asks for itself (a factory resolving its own key and finding itself).
+            if loop.count == 1, let own = resolution.asker, own.registration === registration {
+                throw own.container.cycleError(
+                    registration, requested: registration.serviceType, after: resolution.path, itself: true
+                )
+            }
+            throw Self.cycle(loop, asked: registration, chain: chain, path: resolution.path)
+        }
         return .lookAgain
     }
 

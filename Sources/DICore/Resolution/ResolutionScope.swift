@@ -52,6 +52,14 @@ package struct ResolutionScope {
         }
     }
 
+    /// The build this request was made from, when there is one: its registration and the container building it.
+    var asker: (registration: Registration, container: Container)? {
+        switch storage {
+        case .thread(let stack): stack.with(\.asker)
+        case .task(let node): node.map { ($0.registration, $0.container) }
+        }
+    }
+
     /// The active path from the top-level request, for errors raised while placing an instance.
     package var path: [PathElement] {
         switch storage {

@@ -237,11 +237,21 @@ final class ResolutionStack {
     private func failCycle(_ registration: Registration, in container: Container, requested: Any.Type)
         throws(ResolutionError) -> Never
     {
-        throw ResolutionError.cycle(path: path + [PathElement(registration, requested: requested, in: container)])
+        let asker = asker
+        throw container.cycleError(
+            registration, requested: requested, after: path,
+            itself: asker?.registration === registration && asker?.container === container
+        )
     }
 
     var innermost: (registration: Registration, container: Container)? {
         depth == 0 ? nil : (frames[depth - 1].registration, frames[depth - 1].container)
+    }
+
+    /// The build the next one is asked from: this thread's innermost, or else the async resolution the thread's
+    /// builds are nested in.
+    var asker: (registration: Registration, container: Container)? {
+        innermost ?? enclosingAsync.map { ($0.registration, $0.container) }
     }
 
     /// Whether nothing is being built on this thread.
