@@ -88,6 +88,10 @@ import Testing
 
         let own = try #require(throws: ResolutionError.self) { try test.resolve(Int.self) }
         #expect(own.message.hasSuffix("It is a test container, closed when its test ended: " + outlived), "\(own)")
+        let registering = try #require(throws: RegistrationError.self) { try test.register(Int.self) { _ in 2 } }
+        #expect(registering.message.hasSuffix(
+            "test checkout is closed: it is a test container, closed when its test ended: " + outlived
+        ), "\(registering)")
         let below = try #require(throws: ResolutionError.self) { try screen.resolve(Int.self) }
         #expect(below.message.hasSuffix(
             "screen is closed, and so is its ancestor test checkout, the test container of a test that has ended, "

@@ -120,7 +120,9 @@ extension Container {
             return "\(closedBaseProblem(test: test, base: base, closed: closed)) Close \(closed.name) only once "
                 + "the tests that use it are done, or make the test container from a container that is still open."
         case .itself where testing != nil:
-            return "It is a test container, closed when its test ended: \(Self.outlivedItsTest)"
+            // A refused resolve has already said that the container is closed; a registration has not.
+            let lead = refusal == .resolve ? "It is" : "\(name) is closed: it is"
+            return "\(lead) a test container, closed when its test ended: \(Self.outlivedItsTest)"
         case .ancestor(let ancestor) where ancestor.testing != nil:
             return "\(closedWithAncestor(ancestor)), the test container of a test that has ended, and closing it "
                 + "closed its descendants: \(Self.outlivedItsTest)"
