@@ -76,6 +76,27 @@ import Testing
         #expect(error.description.contains("Page → Widget"))
     }
 
+    /// A singleton of the app that needs a session's service is built in the app, where no session is on the
+    /// way, even when a session asks for it: the note says so, and how to have it built where the tag is seen.
+    @Test func aSingletonNeedingATaggedServiceSaysTheRequestsTagsAreNotOnItsWay() throws {
+        final class Page: Sendable { init(_ router: AppRouter) {} }
+        let app = Container(name: "app")
+        try app.register(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }
+        try app.autoregister(Page.self, scope: .singleton, initializer: Page.init)
+        let alice = app.child(name: "alice", tags: ["session"])
+        let error = try #require(throws: ResolutionError.self) { try alice.resolve(Page.self) }
+        #expect(error.code == .scopeUnavailable)
+        #expect(error.description.contains(
+            "note:      Page is a singleton service of app, so its dependencies are resolved in app, not in alice "
+                + "where the request started, and the tags of alice are not on their way. Give Page a lifetime no "
+                + "longer than AppRouter's (such as .matching(\"session\")), so that it is built where that tag is "
+                + "seen."
+        ), "\(error)")
+        // The advice works.
+        try app.autoregister(Page.self, scope: .matching("session"), initializer: Page.init)
+        _ = try alice.resolve(Page.self)
+    }
+
     @Test func aTaggedAncestorAboveTheRegistrationIsRefused() throws {
         let app = Container(name: "app", tags: ["session"])
         let feature = app.child(name: "feature")

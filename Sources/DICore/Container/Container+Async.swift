@@ -107,7 +107,19 @@ extension Container {
     package func instanceBoxAsync(of registration: Registration, from owner: Container, requested: Any.Type)
         async throws -> AnyObject
     {
-        let resolution = ResolutionScope.task(AsyncResolution.current)
+        let outer = AsyncResolution.current
+        do {
+            return try await placedAsync(registration, from: owner, requested: requested, in: outer)
+        } catch let error as ResolutionError where outer == nil && ResolutionStack.current.isOutermost {
+            throw error.requested(from: self)
+        }
+    }
+
+    /// `instanceBoxAsync` inside the async resolution `outer` (`nil` for a top-level request).
+    private func placedAsync(
+        _ registration: Registration, from owner: Container, requested: Any.Type, in outer: AsyncResolution?
+    ) async throws -> AnyObject {
+        let resolution = ResolutionScope.task(outer)
         let token = resolution.buildToken
         switch try placement(of: registration, from: owner, resolution: resolution) {
         // The placement's containers are unretained (see `LifetimePlacement`); those that an `async` build

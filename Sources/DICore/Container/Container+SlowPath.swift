@@ -96,19 +96,24 @@ extension Container {
         let resolution = ResolutionScope.currentThread
         // Borrowed by every build below: the caller keeps the registration alive for this call.
         let builder = Unsafe.Unowned(registration)
-        switch try placement(of: registration, from: owner, resolution: resolution) {
-        case .build(let dependencies):
-            return try Self.build(builder, in: dependencies, requested: requested)
-        case .slot(let slot, let container):
-            let (box, built) = try slot.instance(of: registration, resolution: resolution, holder: container) {
-                try Self.build(builder, in: container, requested: requested)
+        do {
+            switch try placement(of: registration, from: owner, resolution: resolution) {
+            case .build(let dependencies):
+                return try Self.build(builder, in: dependencies, requested: requested)
+            case .slot(let slot, let container):
+                let (box, built) = try slot.instance(of: registration, resolution: resolution, holder: container) {
+                    try Self.build(builder, in: container, requested: requested)
+                }
+                if built { try container.with { try $0.hold(slot, of: registration, requested: requested) } }
+                return box
+            case .provided(let provider, let dependencies):
+                return try provider.instance(of: registration, resolution: resolution) {
+                    try Self.build(builder, in: dependencies, requested: requested)
+                }
             }
-            if built { try container.with { try $0.hold(slot, of: registration, requested: requested) } }
-            return box
-        case .provided(let provider, let dependencies):
-            return try provider.instance(of: registration, resolution: resolution) {
-                try Self.build(builder, in: dependencies, requested: requested)
-            }
+        } catch let error as ResolutionError {
+            guard ResolutionStack.current.isOutermost else { throw error }
+            throw error.requested(from: self)
         }
     }
 

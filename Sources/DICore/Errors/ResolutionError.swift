@@ -88,6 +88,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// A sentence about this particular failure, added to the headline.
     public let detail: String?
     let context: LookupContext?
+    /// The container the top-level request was made to, when a kept instance's build took the lookup elsewhere
+    /// (its path then starts in the container that builds it); set as the error leaves that request.
+    private(set) var requestContainer: String?
 
     package init(
         code: Code,
@@ -212,13 +215,25 @@ extension ResolutionError {
     /// When the lookup ran in another container than the top-level request, because a kept instance
     /// resolves its dependencies where it is registered, says so: the classic "my override was ignored".
     var containerSwitchNote: String? {
-        guard code == .notRegistered, let asked = path.first?.container, let searched = searchedContainers.first,
+        guard code == .notRegistered || code == .scopeUnavailable,
+              let asked = requestContainer ?? path.first?.container, let searched = searchedContainers.first,
               asked != searched,
               let owner = path.dropLast().last(where: { $0.container == searched && $0.scope != "transient" })
         else { return nil }
-        return "\(owner) is a \(owner.scope ?? "kept") service of \(searched), so its dependencies are resolved "
-            + "in \(searched), not in \(asked) where the request started; registrations in \(asked) do not "
-            + "apply to it."
+        let switched = "\(owner) is a \(owner.scope ?? "kept") service of \(searched), so its dependencies are "
+            + "resolved in \(searched), not in \(asked) where the request started"
+        guard code == .scopeUnavailable, let needed = path.last, let scope = needed.scope else {
+            return switched + "; registrations in \(asked) do not apply to it."
+        }
+        return switched + ", and the tags of \(asked) are not on their way. Give \(owner) a lifetime no longer than "
+            + "\(needed)'s (such as .\(scope)), so that it is built where that tag is seen."
+    }
+
+    /// This error as the top-level request made to `container` throws it: it remembers where the request started.
+    func requested(from container: Container) -> ResolutionError {
+        var error = self
+        error.requestContainer = container.name
+        return error
     }
 
     static func cycle(path: [PathElement]) -> ResolutionError {

@@ -257,6 +257,10 @@ final class ResolutionStack {
     /// Whether nothing is being built on this thread.
     var isEmpty: Bool { depth == 0 }
 
+    /// Whether a resolve made now is a top-level request: nothing is being built on this thread, and the thread
+    /// runs no `async` resolution's factory.
+    var isOutermost: Bool { depth == 0 && enclosingAsync == nil }
+
     /// The async resolution this thread's builds are nested in: the one recorded when the outermost build
     /// started, or, before any build, the task's own.
     var enclosingAsync: AsyncResolution? {
