@@ -74,8 +74,12 @@ extension DependencyGraph {
         "scope_" + String(scope.map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 
+    /// `text` inside a quoted Mermaid label: `#` starts an entity there, so it is written as one first; quotes and
+    /// angle brackets as entities; a line break (a name may hold one) as `<br/>`, as the label's own lines are.
     static func mermaidEscape(_ text: String) -> String {
-        text.replacingOccurrences("\"", with: "#quot;").replacingOccurrences("<", with: "#lt;")
-            .replacingOccurrences(">", with: "#gt;")
+        text.replacingOccurrences("#", with: "#35;").replacingOccurrences("\"", with: "#quot;")
+            .replacingOccurrences("<", with: "#lt;").replacingOccurrences(">", with: "#gt;")
+            .replacingOccurrences("\r\n", with: "<br/>").replacingOccurrences("\n", with: "<br/>")
+            .replacingOccurrences("\r", with: "<br/>")
     }
 }

@@ -124,6 +124,17 @@ import Testing
         #expect(mermaid.contains("m0[\"Session<br/>(missing)\"]:::missing"))
     }
 
+    /// A name may hold anything: in Mermaid a quote, an angle bracket and `#` (which starts an entity) are written
+    /// as entities, and a line break as `<br/>`, so each label stays on its line.
+    @Test func mermaidEscapesWhatANameMayHold() throws {
+        let app = Container(name: "app \"main\" <x>")
+        try app.register(Int.self, name: "a#quot;b\nc", fileID: "App/Setup.swift", line: 1) { _ in 1 }
+        let mermaid = app.graph().mermaid()
+        #expect(mermaid.contains("  subgraph c0[\"app #quot;main#quot; #lt;x#gt;\"]\n"), "\(mermaid)")
+        #expect(mermaid.contains("    s0[\"Int #quot;a#35;quot;b<br/>c#quot;<br/>transient"), "\(mermaid)")
+        #expect(mermaid.split(separator: "\n").allSatisfy { !$0.hasPrefix("c") }, "\(mermaid)")
+    }
+
     @Test func dotHasAClusterPerContainerAndRedErrors() throws {
         let (app, children) = try Self.brokenTree()
         defer { withExtendedLifetime(children) {} }
