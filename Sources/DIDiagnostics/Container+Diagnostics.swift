@@ -27,7 +27,7 @@ extension Container {
         let graph = analyse(instantiating: instantiating, edges: false)
         return ValidationReport(
             findings: graph.findings, container: name, containerCount: graph.subtreeCount,
-            registrationCount: graph.registrationCount
+            registrationCount: graph.registrationCount, ancestorCount: graph.containerCount - graph.subtreeCount
         )
     }
 
@@ -48,7 +48,7 @@ extension Container {
         let graph = analysis.run(edges: false).adding(instantiation.findings)
         return ValidationReport(
             findings: graph.findings, container: name, containerCount: graph.subtreeCount,
-            registrationCount: graph.registrationCount
+            registrationCount: graph.registrationCount, ancestorCount: graph.containerCount - graph.subtreeCount
         )
     }
 
@@ -117,7 +117,7 @@ extension DependencyGraph {
         }
         let report = ValidationReport(
             findings: findings + new, container: container, containerCount: subtreeCount,
-            registrationCount: registrationCount
+            registrationCount: registrationCount, ancestorCount: containerCount - subtreeCount
         )
         var marks = self.marks
         // The services by where they were registered, to find the one each finding is about.

@@ -38,7 +38,7 @@ extension GraphAnalysis {
         checkOpaque()
         let report = ValidationReport(
             findings: findings, container: asked.name, containerCount: live.count - askedIndex,
-            registrationCount: services.count
+            registrationCount: services.count, ancestorCount: askedIndex
         )
         return DependencyGraph(
             container: asked.name, containers: containers, services: services, edges: edges,

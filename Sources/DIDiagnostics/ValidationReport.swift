@@ -17,7 +17,10 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     public let container: String
     /// How many containers were checked (the validated one and its descendants).
     public let containerCount: Int
-    /// How many registrations were checked.
+    /// How many ancestors of the validated container the check also covered: what the containers resolve from
+    /// them is checked too, so their registrations count in ``registrationCount``.
+    public let ancestorCount: Int
+    /// How many registrations were checked, the ancestors' included.
     public let registrationCount: Int
 
     /// Creates a report, sorting `findings` into the report order.
@@ -26,8 +29,11 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     ///   - findings: What was found, in any order; duplicates are dropped.
     ///   - container: The validated container's name.
     ///   - containerCount: How many containers were checked.
-    ///   - registrationCount: How many registrations were checked.
-    public init(findings: [Finding], container: String, containerCount: Int, registrationCount: Int) {
+    ///   - registrationCount: How many registrations were checked, the ancestors' included.
+    ///   - ancestorCount: How many ancestors of the validated container the check covered.
+    public init(
+        findings: [Finding], container: String, containerCount: Int, registrationCount: Int, ancestorCount: Int = 0
+    ) {
         var seen = Set<Finding>()
         let unique = findings.filter { seen.insert($0).inserted }
         self.findings = unique.enumerated().sorted { a, b in
@@ -39,6 +45,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         self.container = container
         self.containerCount = containerCount
         self.registrationCount = registrationCount
+        self.ancestorCount = ancestorCount
     }
 
     /// Whether any finding is an error.
@@ -61,8 +68,9 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         let counts = [
             (errors.count, "error"), (warnings.count, "warning"), (notes.count, "note"),
         ].map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
+        let ancestors = ancestorCount == 0 ? "" : " and \(ancestorCount) ancestor\(ancestorCount == 1 ? "" : "s")"
         let head = "Validated \(container): \(registrationCount) registration\(registrationCount == 1 ? "" : "s") "
-            + "in \(containerCount) container\(containerCount == 1 ? "" : "s"): \(counts)."
+            + "in \(containerCount) container\(containerCount == 1 ? "" : "s")\(ancestors): \(counts)."
         return ([head] + findings.map(\.description)).joined(separator: "\n\n")
     }
 }

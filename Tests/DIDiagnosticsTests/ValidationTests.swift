@@ -132,6 +132,27 @@ import Testing
             """)
     }
 
+    /// The headline counts what was checked: the container, its descendants and its ancestors, whose registrations
+    /// are checked too (what the subtree resolves from them), and says how many of the containers are ancestors.
+    @Test func theHeadlineCountsTheAncestorsItChecked() async throws {
+        let app = Container(name: "app")
+        try app.register((any Logger).self, scope: .singleton) { _ in ConsoleLogger() }
+        try app.autoregister(Database.self, scope: .singleton, initializer: Database.init)
+        let checkout = app.child(name: "checkout")
+        try checkout.autoregister(Repository.self, initializer: Repository.init)
+        let screen = checkout.child(name: "screen")
+        try screen.register(Int.self) { _ in 1 }
+        let whole = app.validate()
+        #expect((whole.registrationCount, whole.containerCount, whole.ancestorCount) == (4, 3, 0))
+        #expect("\(whole)".hasPrefix("Validated app: 4 registrations in 3 containers:"))
+        for report in [checkout.validate(), checkout.validate(instantiating: true), await checkout.validateAsync()] {
+            #expect((report.registrationCount, report.containerCount, report.ancestorCount) == (4, 2, 1))
+            #expect("\(report)".hasPrefix("Validated checkout: 4 registrations in 2 containers and 1 ancestor:"),
+                    "\(report)")
+        }
+        #expect("\(screen.validate())".hasPrefix("Validated screen: 4 registrations in 1 container and 2 ancestors:"))
+    }
+
     @Test func aServiceThatNeedsItselfIsToldToResolveTheAncestorsRegistration() throws {
         struct Prefixed: Logger { let inner: any Logger }
         let app = Container(name: "app")
