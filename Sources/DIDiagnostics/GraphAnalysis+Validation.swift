@@ -520,7 +520,7 @@ extension GraphAnalysis {
     }
 
     /// The help of a DI-CYCLE whose service needs itself: most often a decorator meant to wrap the registration
-    /// of the same key in an ancestor, which it must resolve from there.
+    /// of the same key in an ancestor, which it must take by a key of its own.
     private func selfCycleHelp(_ node: Node) -> String {
         let service = services[node.service]
         let context = containers[node.context].name
@@ -529,9 +529,10 @@ extension GraphAnalysis {
            let shadowed = lookup(number: keyOf[node.service], from: parent)
         {
             let ancestor = containers[owner[shadowed]].name
-            return "\(found). To wrap the \(service.display) that \(ancestor) registers (a decorator), resolve it "
-                + "from \(ancestor): register the wrapper with a factory that captures \(ancestor) and resolves it "
-                + "from there."
+            return "\(found). To wrap the \(service.display) that \(ancestor) registers (a decorator), take the "
+                + "wrapped service by a key of its own: register it in \(ancestor) as its concrete type, with "
+                + ".implements(\(ServiceName.metatype(service.label.type))) so that the rest of the graph still "
+                + "finds it, and take that type here."
         }
         return "\(found): a service cannot be built from itself. Build it without one, or depend on another type "
             + "or name."

@@ -10,7 +10,9 @@ import Testing
     protocol Clock: Sendable {}
     final class SystemClock: Clock { init(_ other: (any Clock)?) {} }
 
-    static let decoratorAdvice = "To wrap the any Logger that app registers (a decorator), resolve it from app"
+    static let decoratorAdvice = "To wrap the any Logger that app registers (a decorator), resolve the wrapped "
+        + "service by a key of its own: register it in app as its concrete type, with .implements((any Logger).self) "
+        + "so that the rest of the graph still finds it, and resolve that type here."
 
     private func app() throws -> Container {
         let app = Container(name: "app")
@@ -67,13 +69,28 @@ import Testing
         #expect(error.description.contains(Self.decoratorAdvice))
     }
 
-    @Test func theAdviceWorks() throws {
-        let app = try app()
+    /// The advice works, also in a test container made from the tree: the wrapped service is the test's copy, built
+    /// with the test's overrides. (A factory that captured `app` and resolved from it would reach the real app's.)
+    @Test func theAdviceWorksAlsoInATestContainer() throws {
+        final class Timestamped: Logger { let clock: any Clock; init(clock: any Clock) { self.clock = clock } }
+        struct FixedClock: Clock {}
+        let app = Container(name: "app")
+        try app.register((any Clock).self, scope: .singleton) { _ in SystemClock(nil) }
+        try app.autoregister(Timestamped.self, scope: .singleton, initializer: Timestamped.init)
+            .implements((any Logger).self)
         let checkout = app.child(name: "checkout")
-        try checkout.register((any Logger).self) { _ in Stamped(inner: try app.resolve((any Logger).self)) }
+        try checkout.register((any Logger).self) { r in Stamped(inner: try r.resolve(Timestamped.self)) }
+
         let stamped = try #require(try checkout.resolve((any Logger).self) as? Stamped)
-        #expect(stamped.inner is ConsoleLogger)
-        #expect(try app.resolve((any Logger).self) is ConsoleLogger)
+        let appLogger = try #require(try app.resolve((any Logger).self) as? Timestamped)
+        #expect(stamped.inner as? Timestamped === appLogger)
+        let test = Container.makeTestContainer(from: checkout, name: "test")
+        defer { test.close() }
+        try test.register((any Clock).self) { _ in FixedClock() }
+        let inTest = try #require(try test.resolve((any Logger).self) as? Stamped)
+        let wrapped = try #require(inTest.inner as? Timestamped)
+        #expect(wrapped.clock is FixedClock)
+        #expect(wrapped !== appLogger)
     }
 
     @Test func withoutAnAncestorsRegistrationTheFactoryIsToldToBuildItsService() throws {

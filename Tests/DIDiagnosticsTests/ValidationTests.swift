@@ -169,8 +169,9 @@ import Testing
                 any Logger  transient  in checkout  Checkout/Setup.swift:7
                 any Logger  transient  in checkout  Checkout/Setup.swift:7
               help: any Logger needs any Logger, which from checkout is this same registration. To wrap the any \
-            Logger that app registers (a decorator), resolve it from app: register the wrapper with a factory that \
-            captures app and resolves it from there.
+            Logger that app registers (a decorator), take the wrapped service by a key of its own: register it in \
+            app as its concrete type, with .implements((any Logger).self) so that the rest of the graph still finds \
+            it, and take that type here.
             """)
 
         let alone = Container(name: "alone")

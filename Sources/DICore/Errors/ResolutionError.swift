@@ -253,7 +253,8 @@ extension ResolutionError {
 
     /// A service whose factory resolved its own key and was given itself: the last two steps of `path` are one
     /// build. `wrapping` names the ancestor that registers the key too, when one does: the registration a
-    /// decorator means to wrap, which it must resolve from that ancestor.
+    /// decorator means to wrap, which it must resolve by a key of its own. (Resolving it from the ancestor itself,
+    /// captured, would work too, but leave a test container's copy of the graph: not advised.)
     static func selfCycle(path: [PathElement], wrapping ancestor: String?) -> ResolutionError {
         let last = path[path.count - 1]
         let owner = path[path.count - 2]
@@ -261,8 +262,10 @@ extension ResolutionError {
         let factory = owner.location.map { "The factory of \(owner) (\($0))" } ?? "The factory of \(owner)"
         let found = "\(factory) resolves \(last), which from \(container) is this same registration."
         let detail = if let ancestor {
-            " To wrap the \(last) that \(ancestor) registers (a decorator), resolve it from \(ancestor), not "
-                + "through the factory's resolver: capture \(ancestor) in the factory and resolve it from there."
+            " To wrap the \(last) that \(ancestor) registers (a decorator), resolve the wrapped service by a key of "
+                + "its own: register it in \(ancestor) as its concrete type, with "
+                + ".implements(\(ServiceName.metatype(last.type))) so that the rest of the graph still finds it, and "
+                + "resolve that type here."
         } else {
             " A factory builds its service rather than resolving it: build \(owner) there, or resolve another type "
                 + "or name."
