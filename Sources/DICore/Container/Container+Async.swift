@@ -111,6 +111,7 @@ extension Container {
         do {
             return try await placedAsync(registration, from: owner, requested: requested, in: outer)
         } catch let error as ResolutionError where outer == nil && ResolutionStack.current.isOutermost {
+            // The request made to this container failed: its error says where it started.
             throw error.requested(from: self)
         }
     }

@@ -111,8 +111,8 @@ extension Container {
                     try Self.build(builder, in: dependencies, requested: requested)
                 }
             }
-        } catch let error as ResolutionError {
-            guard ResolutionStack.current.isOutermost else { throw error }
+        } catch let error as ResolutionError where ResolutionStack.current.isOutermost {
+            // The request made to this container failed: its error says where it started.
             throw error.requested(from: self)
         }
     }
