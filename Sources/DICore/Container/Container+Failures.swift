@@ -29,16 +29,9 @@ extension Container {
     /// The nearest ancestor of the container that holds `registration`, as seen from this one, that registers
     /// the same key too: the registration that `registration` shadows here.
     private func ancestor(alsoRegistering registration: Registration) -> Container? {
-        var current: Container? = self
-        while let candidate = current, candidate.registry.registration(for: registration.key) !== registration {
-            current = candidate.parent
-        }
-        current = current?.parent
-        while let candidate = current {
-            if candidate.registry.registration(for: registration.key) != nil { return candidate }
-            current = candidate.parent
-        }
-        return nil
+        let key = registration.key
+        let holder = nearest { $0.registry.registration(for: key) === registration }?.object
+        return holder?.parent?.nearest { $0.registry.registration(for: key) != nil }?.object
     }
 
     func closedError(_ type: Any.Type, name: String?) -> ResolutionError {

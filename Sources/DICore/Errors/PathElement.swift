@@ -39,12 +39,7 @@ public struct PathElement: Sendable, CustomStringConvertible {
     /// (it was replaced since, or a lifetime built it in a container above the one that registered it).
     /// Only errors build path elements, so this walk never runs on a successful resolve.
     private static func owner(of registration: Registration, seenFrom container: Container) -> Container? {
-        var current: Container? = container
-        while let candidate = current {
-            if candidate.registry.registration(for: registration.key) === registration { return candidate }
-            current = candidate.parent
-        }
-        return nil
+        container.nearest { $0.registry.registration(for: registration.key) === registration }?.object
     }
 
     /// Where the row of this step says it is: `in app`, or `built in checkout, registered in app` when the
