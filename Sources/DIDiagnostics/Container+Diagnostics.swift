@@ -25,10 +25,7 @@ extension Container {
     /// - Returns: The findings, errors first, in a deterministic order.
     public func validate(instantiating: Bool = false) -> ValidationReport {
         let graph = analyse(instantiating: instantiating, edges: false)
-        return ValidationReport(
-            findings: graph.findings, container: name, containerCount: graph.subtreeCount,
-            registrationCount: graph.registrationCount, ancestorCount: graph.containerCount - graph.subtreeCount
-        )
+        return graph.report(graph.findings)
     }
 
     /// Validates like `validate(instantiating: true)`, and also builds the services with `async` factories,
@@ -46,10 +43,7 @@ extension Container {
         let instantiation = await Instantiation.including(async: self)
         var analysis = GraphAnalysis(self, observed: instantiation.observed)
         let graph = analysis.run(edges: false).adding(instantiation.findings)
-        return ValidationReport(
-            findings: graph.findings, container: name, containerCount: graph.subtreeCount,
-            registrationCount: graph.registrationCount, ancestorCount: graph.containerCount - graph.subtreeCount
-        )
+        return graph.report(graph.findings)
     }
 
     /// A snapshot of the dependency graph of this container, its ancestors and its descendants, with the
@@ -103,6 +97,16 @@ extension DependencyGraph {
     /// How many containers of the graph were validated (the asked one and its descendants).
     var subtreeCount: Int { containers.filter { !$0.isAncestor }.count }
 
+    /// The validation report of this graph with `findings`: the subtree's containers, the ancestors beside them,
+    /// and every registration the check covered.
+    func report(_ findings: [Finding]) -> ValidationReport {
+        let subtree = subtreeCount
+        return ValidationReport(
+            findings: findings, container: container, containerCount: subtree,
+            registrationCount: registrationCount, ancestorCount: containerCount - subtree
+        )
+    }
+
     /// The graph with the findings of an instantiation added, except those the static checks already made.
     func adding(_ extra: [Finding]) -> DependencyGraph {
         let known = Set(findings.map { "\($0.id)|\($0.service)" })
@@ -115,10 +119,7 @@ extension DependencyGraph {
             }
             return true
         }
-        let report = ValidationReport(
-            findings: findings + new, container: container, containerCount: subtreeCount,
-            registrationCount: registrationCount, ancestorCount: containerCount - subtreeCount
-        )
+        let report = report(findings + new)
         var marks = self.marks
         // The services by where they were registered, to find the one each finding is about.
         var byLocation: [SourceLocation: [Int]] = [:]

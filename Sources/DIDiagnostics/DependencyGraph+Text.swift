@@ -44,9 +44,9 @@ extension DependencyGraph {
         let errors = counts[.error]?.count ?? 0
         let warnings = counts[.warning]?.count ?? 0
         let notes = counts[.note]?.count ?? 0
-        text += "\(services.count) registration\(services.count == 1 ? "" : "s") in \(containers.count) "
-            + "container\(containers.count == 1 ? "" : "s"); findings: \(errors) error\(errors == 1 ? "" : "s"), "
-            + "\(warnings) warning\(warnings == 1 ? "" : "s"), \(notes) note\(notes == 1 ? "" : "s")."
+        text += "\(String.counted(services.count, "registration")) in \(String.counted(containers.count, "container"))"
+            + "; findings: \(String.counted(errors, "error")), \(String.counted(warnings, "warning")), "
+            + "\(String.counted(notes, "note"))."
         return text.text
     }
 

@@ -87,7 +87,7 @@ extension GraphAnalysis {
         }
         let more = count > 20 ? ["… and \(count - 20) more"] : []
         findings.append(Finding(
-            id: .opaque, severity: .note, service: "\(count) registration\(count == 1 ? "" : "s")",
+            id: .opaque, severity: .note, service: .counted(count, "registration"),
             container: asked.name,
             message: "\(count) registration\(count == 1 ? " has" : "s have") dependencies that cannot be seen "
                 + "without running \(count == 1 ? "its factory" : "their factories"); "

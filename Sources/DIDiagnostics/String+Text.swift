@@ -1,4 +1,9 @@
 extension String {
+    /// `count` and `noun`, the noun in the plural unless the count is one: "1 error", "3 notes".
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// The string followed by spaces up to `width` characters, for aligned columns.
     func padded(to width: Int) -> String {
         let own = columnWidth

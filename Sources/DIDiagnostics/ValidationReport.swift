@@ -66,11 +66,11 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// A summary line, then every finding, separated by blank lines.
     public var description: String {
         let counts = [
-            (errors.count, "error"), (warnings.count, "warning"), (notes.count, "note"),
-        ].map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }.joined(separator: ", ")
-        let ancestors = ancestorCount == 0 ? "" : " and \(ancestorCount) ancestor\(ancestorCount == 1 ? "" : "s")"
-        let head = "Validated \(container): \(registrationCount) registration\(registrationCount == 1 ? "" : "s") "
-            + "in \(containerCount) container\(containerCount == 1 ? "" : "s")\(ancestors): \(counts)."
+            String.counted(errors.count, "error"), .counted(warnings.count, "warning"), .counted(notes.count, "note"),
+        ].joined(separator: ", ")
+        let ancestors = ancestorCount == 0 ? "" : " and " + .counted(ancestorCount, "ancestor")
+        let head = "Validated \(container): \(String.counted(registrationCount, "registration")) in "
+            + "\(String.counted(containerCount, "container"))\(ancestors): \(counts)."
         return ([head] + findings.map(\.description)).joined(separator: "\n\n")
     }
 }
