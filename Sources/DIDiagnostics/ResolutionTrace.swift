@@ -53,8 +53,11 @@ public struct ResolutionTrace: Sendable, CustomStringConvertible {
     public func log(includingDurations: Bool = true) -> String {
         events.map { event in
             var line = String(repeating: "  ", count: event.depth) + event.service + "  \(event.scope)  "
-                + (event.built ? "built" : "reused") + "  in \(event.container)"
-            if event.registeredIn != event.container { line += " (registered in \(event.registeredIn))" }
+                + (event.built ? "built" : "reused") + "  "
+            // The container asked is not where the instance lives for every lifetime (a singleton lives where it
+            // was registered): when the two differ, the line names both for what they are.
+            line += event.registeredIn == event.container
+                ? "in \(event.container)" : "asked in \(event.container), registered in \(event.registeredIn)"
             if let failure = event.failure { line += "  FAILED: \(failure.split(separator: "\n").first ?? "")" }
             if includingDurations { line += "  " + Self.milliseconds(event.durationNanoseconds) }
             return line

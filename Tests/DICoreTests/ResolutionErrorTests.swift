@@ -61,6 +61,37 @@ import Testing
         #expect(error.suggestions.contains { $0.contains(".implements((any Logger).self)") })
     }
 
+    /// Asked for the concrete type where the protocol is registered: the advice is a condition on what the
+    /// registration holds (a protocol cannot conform to a class), and following it works.
+    @Test func suggestsExposingAProtocolRegistrationAsTheConcreteTypeAskedFor() throws {
+        let app = Container(name: "app")
+        let registration = try app.register((any Logger).self, scope: .singleton) { _ in ConsoleLogger() }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve(ConsoleLogger.self) }
+        let advice = "if any Logger always holds a ConsoleLogger, expose it with .implements(ConsoleLogger.self)"
+        #expect(error.suggestions.contains { $0.contains(advice) }, "\(error)")
+        #expect(!error.description.contains("conforms to ConsoleLogger"), "\(error)")
+        #expect(error.description.contains("fix:       if any Logger always holds a ConsoleLogger, add "
+            + ".implements(ConsoleLogger.self)"), "\(error)")
+        try registration.implements(ConsoleLogger.self)
+        #expect(try app.resolve(ConsoleLogger.self) === app.resolve((any Logger).self) as? ConsoleLogger)
+    }
+
+    @Test func suggestsASubclassForAClassAndNothingForAnUnrelatableValueType() throws {
+        class Store {}
+        final class FileStore: Store {}
+        struct Point: Sendable {}
+        struct PointValue: Sendable {}
+        let app = Container(name: "app")
+        try app.register(FileStore.self) { _ in FileStore() }
+        try app.register(PointValue.self) { _ in PointValue() }
+        let store = try #require(throws: ResolutionError.self) { try app.resolve(Store.self) }
+        #expect(store.suggestions.contains { $0.contains("if FileStore is a subclass of Store, expose it with ") },
+                "\(store)")
+        // A struct is only ever itself: no `.implements` can make a PointValue a Point.
+        let point = try #require(throws: ResolutionError.self) { try app.resolve(Point.self) }
+        #expect(!point.description.contains(".implements"), "\(point)")
+    }
+
     @Test func factoryErrorIsWrappedAtTheStepThatThrew() throws {
         let app = Container(name: "app")
         try app.register(Database.self) { _ in throw FactoryError(reason: "no disk") }

@@ -140,7 +140,7 @@ extension ServiceKeys {
         #expect(text.contains(".required()"))
         #expect(text.contains("must provide it"))
         #expect(text.contains("\\.analytics (any Analytics) is declared"), "\(text)")
-        #expect(text.contains("try app.register(\\.analytics)"))
+        #expect(text.contains("try container.register(\\.analytics)"))
         #expect(text.contains("DICoreTests/ServiceKeyTests.swift"))
     }
 

@@ -13,12 +13,12 @@ import Testing
         }
         #expect(trace.log(includingDurations: false) == """
             ViewModel  transient  built  in checkout
-              Repository  singleton  built  in checkout (registered in app)
+              Repository  singleton  built  asked in checkout, registered in app
                 Database  singleton  built  in app
                   any Logger  singleton  built  in app
                 Cache  singleton  reused  in app
             ViewModel  transient  built  in checkout
-              Repository  singleton  reused  in checkout (registered in app)
+              Repository  singleton  reused  asked in checkout, registered in app
             """)
     }
 
@@ -101,11 +101,11 @@ import Testing
         let trace = try test.trace { _ = try test.resolve(ViewModel.self) }
         // Repository is an app singleton: it gets the app's Cache, as it does from checkout, not checkout's.
         #expect(trace.log(includingDurations: false) == """
-            ViewModel  transient  built  in test (registered in checkout)
-              Repository  singleton  built  in test (registered in app)
-                Database  singleton  built  in test as app (registered in app)
-                  any Logger  singleton  built  in test as app (registered in app)
-                Cache  singleton  built  in test as app (registered in app)
+            ViewModel  transient  built  asked in test, registered in checkout
+              Repository  singleton  built  asked in test, registered in app
+                Database  singleton  built  asked in test as app, registered in app
+                  any Logger  singleton  built  asked in test as app, registered in app
+                Cache  singleton  built  asked in test as app, registered in app
             """)
     }
 }

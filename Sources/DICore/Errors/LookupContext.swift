@@ -145,7 +145,8 @@ package final class LookupContext: Sendable {
                     sameTypeCount += 1
                     found.append(nameMatch(registration, in: owner))
                 } else if !sameType && registration.key.name == key.name && registration.key.arguments == nil
-                    && Self.looksRelated(String(describing: registration.serviceType), to: typeName)
+                    && Self.looksRelated(String(describing: registration.serviceType), to: typeName),
+                    let relation = Self.relation(of: registration.serviceType, to: type)
                 {
                     let shown = registration.displayName
                     let implements = ".implements(\(ServiceName.metatype(type)))"
@@ -156,9 +157,8 @@ package final class LookupContext: Sendable {
                         ),
                         rank: 3,
                         sentence: "\(shown) is registered in \(owner.name) (\(registration.location)); "
-                            + "if it conforms to \(typeName), expose it with \(implements).",
-                        fix: "if \(shown) conforms to \(typeName), add \(implements) to its "
-                            + "registration at \(registration.location)"
+                            + "if \(relation), expose it with \(implements).",
+                        fix: "if \(relation), add \(implements) to its registration at \(registration.location)"
                     ))
                 }
             }
@@ -321,6 +321,19 @@ package final class LookupContext: Sendable {
     }
 
     /// `ConsoleLogger` looks related to `any Logger`: one name contains the other.
+    /// When an instance registered as `registered` could be handed out as `requested` (what `.implements`
+    /// needs), the condition, as the advice states it: "Router conforms to any Routing", "any Clock always
+    /// holds a SystemClock". `nil` when it never can: a value type is only ever itself.
+    static func relation(of registered: Any.Type, to requested: Any.Type) -> String? {
+        let (shown, wanted) = (ServiceName.readable(registered), ServiceName.readable(requested))
+        switch (TypeKind(registered), TypeKind(requested)) {
+        case (_, .existential): return "\(shown) conforms to \(wanted)"
+        case (.existential, _): return "\(shown) always holds a \(wanted)"
+        case (.class, .class): return "\(shown) is a subclass of \(wanted)"
+        default: return nil
+        }
+    }
+
     static func looksRelated(_ candidate: String, to requested: String) -> Bool {
         let bare = requested.hasPrefix("any ") ? String(requested.dropFirst(4)) : requested
         guard bare.count >= 3, candidate != requested else { return false }

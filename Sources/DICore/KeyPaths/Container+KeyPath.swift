@@ -177,7 +177,7 @@ extension Container {
             searchedContainers: searched,
             detail: "\(keyName) (\(ServiceName.readable(Service.self))) is declared at \(key.location) without a "
                 + "default, so the app must provide it: \(place), for example "
-                + "`try app.register(\(keyName)) { r in … }`.",
+                + "`try container.register(\(keyName)) { r in … }`.",
             // For the close matches: an app that registered it in its own root, asked from `Container.shared`.
             context: LookupContext(container: self, key: registrationKey, type: Service.self)
         )
