@@ -110,7 +110,9 @@ extension Scope {
     /// let layered = Scope.custom("layered", storage: CompositeStorage(memoryStorage, sessionStorage))
     /// ```
     ///
-    /// Scopes are equal when their names are equal; give each custom scope its own name.
+    /// Scopes are equal when their names are equal; give each custom scope its own name. Registering with a
+    /// custom scope whose name is empty or a built-in scope's (`"cached"`) throws `RegistrationError`
+    /// (`invalidScope`).
     ///
     /// - Parameters:
     ///   - name: The name shown in diagnostics and used to tell scopes apart.

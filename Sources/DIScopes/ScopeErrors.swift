@@ -20,6 +20,26 @@ enum ScopeErrors {
         )
     }
 
+    static func customScopeName(_ name: String, _ registration: Registration, in container: Container)
+        -> RegistrationError
+    {
+        let service = registration.displayName
+        let problem = name.isEmpty
+            ? "a custom scope needs a name: diagnostics print it, and scopes are told apart by it"
+            : "\"\(name)\" is the name of the built-in .\(name.hasPrefix("matching(") ? "matching(_:)" : name) "
+                + "scope, and scopes are told apart by name, so reset(_:), validate() and the graph would take "
+                + "this custom scope for the built-in one"
+        return RegistrationError(
+            code: .invalidScope,
+            service: service,
+            container: container.name,
+            location: registration.location,
+            message: "Cannot register \(service) with .custom(\"\(name)\", storage: …) in \(container.name) at "
+                + "\(registration.location): \(problem). Give the custom scope a name of its own, one that says "
+                + "how long its instances live (\"session\", \"request-cache\")."
+        )
+    }
+
     static func weakValueInstance(
         _ registration: Registration,
         value: Any,

@@ -185,3 +185,42 @@ final class ServiceNameKeyedStorage: InstanceStorage {
         #expect(tree.log.entries == ["dispose \(widget.serial)"])
     }
 }
+
+/// A custom scope named like a built-in one would be taken for it (scopes are told apart by name): every way of
+/// registering refuses it, names the clash, and keeps what was registered before.
+@Suite struct CustomScopeNameTests {
+    static let refusedNames = ["", "transient", "singleton", "scoped", "graph", "weak", "cached", #"matching("request")"#]
+
+    @Test(arguments: refusedNames)
+    func aBuiltInOrEmptyNameIsRefusedByEveryWayOfRegistering(name: String) async throws {
+        let app = Container(name: "app")
+        let scope = Scope.custom(name, storage: DictionaryStorage())
+        try app.register(Counter.self, scope: .singleton) { _ in Counter() }
+        let before = try app.resolve(Counter.self)
+        let attempts: [(String, () async throws -> Void)] = [
+            ("register", { try app.register(Counter.self, scope: scope) { _ in Counter() } }),
+            ("autoregister", { try app.autoregister(Counter.self, scope: scope, initializer: Counter.init) }),
+            ("registerAsync", { try app.registerAsync(Counter.self, scope: scope) { _ in Counter() } }),
+        ]
+        for (way, attempt) in attempts {
+            do {
+                try await attempt()
+                Issue.record("\(way) accepted a custom scope named \"\(name)\"")
+            } catch let error as RegistrationError {
+                #expect(error.code == .invalidScope, "\(way)")
+                #expect(error.description.contains(#"Cannot register Counter with .custom("\#(name)", storage: …) in app"#),
+                        "\(error)")
+                #expect(error.description.contains(name.isEmpty ? "needs a name" : "built-in"), "\(error)")
+                #expect(error.description.contains("a name of its own"), "\(error)")
+            }
+        }
+        #expect(try app.resolve(Counter.self) === before)
+    }
+
+    @Test func aNameOfItsOwnIsAccepted() throws {
+        let app = Container(name: "app")
+        let scope = Scope.custom("request-cache", storage: DictionaryStorage())
+        try app.register(Counter.self, scope: scope) { _ in Counter() }
+        #expect(try app.resolve(Counter.self) === app.resolve(Counter.self))
+    }
+}

@@ -26,6 +26,14 @@ final class CustomLifetime: LifetimeStrategy {
 
     var keepsInstances: Bool { true }
 
+    /// Refuses a name that is empty or a built-in scope's: scopes are told apart by name, so `reset(.cached)`,
+    /// `validate()` and the graph would take a custom scope named "cached" for the built-in one.
+    func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {
+        let builtIn = ["transient", "singleton", "scoped", "graph", "weak", "cached"]
+        guard name.isEmpty || builtIn.contains(name) || name.hasPrefix("matching(") else { return }
+        throw ScopeErrors.customScopeName(name, registration, in: container)
+    }
+
     func placement(
         for registration: Registration,
         registeredIn: Container,
