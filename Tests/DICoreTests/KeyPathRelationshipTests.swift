@@ -76,7 +76,7 @@ extension ServiceKeys {
         let lazyError = try #require(throws: ResolutionError.self) { try app.lazy(\.tracker) }
         #expect(lazyError.code == .requiredKeyMissing)
         #expect(lazyError.description.contains("\\.tracker"))
-        #expect(lazyError.description.contains("app.register(\\.tracker)"))
+        #expect(lazyError.description.contains("container.register(\\.tracker)"))
         let providerError = try #require(throws: ResolutionError.self) { try app.provider(\.tracker) }
         #expect(providerError.code == .requiredKeyMissing)
         // Inside a factory, the path names the owner.

@@ -53,7 +53,7 @@ private struct Tick: Sendable {
         #expect(error.resolutionError?.code == .requiredKeyMissing)
         let text = error.description
         #expect(text.contains("@Injected at App/Tracker.swift:4 could not inject \\.analytics from app."))
-        #expect(text.contains("try app.register(\\.analytics)"))
+        #expect(text.contains("try container.register(\\.analytics)"))
 
         let tracker = withContainer(app) { Tracker() }
         let lazyError = try #require(throws: InjectionError.self) { try tracker.$analytics.resolve() }
