@@ -9,6 +9,19 @@ import XCTest
 /// recorded without failing their own test.
 struct FailureReporter: Sendable {
     let record: @Sendable (_ message: String, _ location: Testing.SourceLocation?) -> Void
+    /// Records a warning: shown with the test's results, without failing the test.
+    var warn: @Sendable (_ message: String, _ location: Testing.SourceLocation?) -> Void = { message, location in
+        if Test.current != nil {
+            if let location {
+                Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location)
+            } else {
+                Issue.record(Comment(rawValue: message), severity: .warning)
+            }
+        } else {
+            let at = location.map { " (at \($0.fileID):\($0.line))" } ?? ""
+            print("warning: " + message + at)
+        }
+    }
 
     /// The reporter in effect for the current task: an injected one, else ``standard``.
     static var current: FailureReporter { injected ?? .standard }
@@ -30,8 +43,9 @@ struct FailureReporter: Sendable {
         }
     }
 
-    /// A reporter that hands every failure to `sink` instead of failing a test.
+    /// A reporter that hands every failure to `sink` instead of failing a test, and every warning too, after
+    /// "warning: ".
     static func capturing(_ sink: @escaping @Sendable (String) -> Void) -> FailureReporter {
-        FailureReporter { message, _ in sink(message) }
+        FailureReporter(record: { message, _ in sink(message) }, warn: { message, _ in sink("warning: " + message) })
     }
 }

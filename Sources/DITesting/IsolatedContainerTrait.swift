@@ -126,18 +126,37 @@ extension Trait where Self == IsolatedContainerTrait {
     /// func stampsReceipts() throws { … }
     /// ```
     ///
+    /// Override the key the app registers: when nothing the test container resolves from registers `type`
+    /// under `name`, the override replaces nothing — the app's services never get it — and the test records a
+    /// warning that names the registration probably meant (`any Clock`, where `SystemClock` was overridden).
+    ///
     /// - Parameters:
     ///   - type: The service to replace.
     ///   - name: The registration name, `nil` for the unnamed registration.
     ///   - factory: Builds the replacement; it may resolve other services from the test container.
+    ///   - fileID: Where the trait was written, printed in diagnostics; leave the default.
+    ///   - filePath: Where the trait was written; leave the default.
+    ///   - line: Where the trait was written; leave the default.
+    ///   - column: Where the trait was written; leave the default.
     /// - Returns: The trait.
     public static func override<Service: Sendable>(
         _ type: Service.Type,
         name: String? = nil,
-        _ factory: @escaping @Sendable (any Resolver) throws -> Service
+        _ factory: @escaping @Sendable (any Resolver) throws -> Service,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
     ) -> Self {
-        IsolatedContainerTrait(configurations: [
-            { container in try container.register(type, name: name, scope: .singleton, factory: factory) }
+        let location = Testing.SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        return IsolatedContainerTrait(configurations: [
+            { container in
+                let warning = OverrideCheck.warning(type, name: name, in: container)
+                try container.register(
+                    type, name: name, scope: .singleton, fileID: fileID, line: line, factory: factory
+                )
+                if let warning { FailureReporter.current.warn(warning, location) }
+            }
         ])
     }
 
@@ -152,13 +171,19 @@ extension Trait where Self == IsolatedContainerTrait {
     /// - Parameters:
     ///   - key: The key path of the key: `\.clock`.
     ///   - factory: Builds the replacement; it may resolve other services from the test container.
+    ///   - fileID: Where the trait was written, printed in diagnostics; leave the default.
+    ///   - line: Where the trait was written, printed in diagnostics; leave the default.
     /// - Returns: The trait.
     public static func override<Service: Sendable>(
         _ key: ServiceKeyPath<Service>,
-        _ factory: @escaping @Sendable (any Resolver) throws -> Service
+        _ factory: @escaping @Sendable (any Resolver) throws -> Service,
+        fileID: String = #fileID,
+        line: Int = #line
     ) -> Self {
         IsolatedContainerTrait(configurations: [
-            { container in try container.register(key, scope: .singleton, factory: factory) }
+            { container in
+                try container.register(key, scope: .singleton, fileID: fileID, line: line, factory: factory)
+            }
         ])
     }
 

@@ -2,7 +2,8 @@ import DICore
 import DITesting
 import Testing
 
-@Suite struct ContainerMockTests {
+/// The app is installed before any trait of a test runs, so that what `.override` replaces is there.
+@Suite(.container { _ in try App.install() }) struct ContainerMockTests {
     @Test(.override((any Repository).self) { _ in SpyRepository() })
     func givesTypedAccessToTheInstalledMock() throws {
         let spy = try #require(Container.current.mock((any Repository).self, as: SpyRepository.self))
@@ -22,7 +23,8 @@ import Testing
 
     /// The failure's advice is code that compiles: the service's name is an argument, and an existential is
     /// written `(any Repository).self`.
-    @Test(.override((any Repository).self, name: "audit") { _ in OtherSpy() })
+    @Test(.container { try $0.register((any Repository).self, name: "audit") { _ in SpyRepository() } },
+          .override((any Repository).self, name: "audit") { _ in OtherSpy() })
     func theAdviceForANamedServiceIsCodeThatCompiles() {
         withKnownIssue {
             #expect(Container.current.mock((any Repository).self, name: "audit", as: SpyRepository.self) == nil)

@@ -18,13 +18,16 @@ import Testing
 }
 
 @Suite(.timeLimit(.minutes(1))) struct IsolatedContainerTraitTests {
+    /// Installs the app before a test's `.override`, so that what it replaces is there.
+    static let installApp = IsolatedContainerTrait.container { _ in try App.install() }
+
     @Test(.isolatedContainer) func bindsATestContainerMadeFromTheCurrentOne() throws {
         #expect(Container.current !== Container.shared)
         #expect(Container.current.context == .test)
         #expect(Container.current.parent == nil)
     }
 
-    @Test(.override((any Clock).self) { _ in FixedClock() })
+    @Test(installApp, .override((any Clock).self) { _ in FixedClock() })
     func overridesByType() throws {
         try App.install()
         #expect(try Container.current.resolve((any Clock).self).now == 42)
@@ -36,14 +39,16 @@ import Testing
         #expect(try Container.current.resolve(\.clock).now == 42)
     }
 
-    @Test(.override(Marker.self, name: "named") { _ in Marker(value: 7) })
+    /// The first trait stands for the app's named registration, which the override replaces.
+    @Test(.container { try $0.register(Marker.self, name: "named") { _ in Marker(value: -2) } },
+          .override(Marker.self, name: "named") { _ in Marker(value: 7) })
     func overridesANamedRegistration() throws {
         #expect(try Container.current.resolve(Marker.self, name: "named") == Marker(value: 7))
         #expect(!Container.shared.isRegistered(Marker.self, name: "named"))
     }
 
     /// The mocks of one parameterised test are made per case, never shared.
-    @Test(.override((any Repository).self) { _ in SpyRepository() }, arguments: 0..<8)
+    @Test(installApp, .override((any Repository).self) { _ in SpyRepository() }, arguments: 0..<8)
     func overridesAreEvaluatedPerTestCase(value: Int) throws {
         let spy = try #require(Container.current.mock((any Repository).self, as: SpyRepository.self))
         spy.save("\(value)")

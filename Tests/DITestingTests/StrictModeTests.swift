@@ -2,7 +2,8 @@ import DICore
 @testable import DITesting
 import Testing
 
-@Suite(.isolatedContainer(strict: true)) struct StrictModeTests {
+/// The app is installed before any trait of a test runs, so that what `.override` replaces is there.
+@Suite(.isolatedContainer(strict: true), .container { _ in try App.install() }) struct StrictModeTests {
     @Test func resolvingALiveServiceRecordsAFailureAndStillReturnsIt() throws {
         try App.install()
         try withKnownIssue {

@@ -81,6 +81,8 @@ package final class LookupContext: Sendable {
         var dependencyFix: (@Sendable (Dependent) -> String)? = nil
         /// For a registration in another container tree: the name of the container that holds it.
         var otherTree: String? = nil
+        /// For another name or a related type visible from here: the registration, and the container that holds it.
+        var meant: (registration: Registration, container: String)? = nil
     }
 
     /// Registrations that were probably meant, likeliest first.
@@ -88,6 +90,12 @@ package final class LookupContext: Sendable {
 
     /// The container of another tree that registers the service, when it is the likeliest close match.
     package var likeliestOtherTree: String? { matches().first?.otherTree }
+
+    /// The visible registrations that were probably meant — another name of the type, a related type (`any Clock`
+    /// for `SystemClock`) — likeliest first, each with the container that holds it.
+    package func closeRegistrations() -> [(registration: Registration, container: String)] {
+        matches().compactMap(\.meant)
+    }
 
     /// The service whose factory asked for the missing one: a dependency is asked for by its dependent's
     /// factory (or, for `autoregister`, by type from its initializer), so a fix that changes the request is
@@ -143,7 +151,9 @@ package final class LookupContext: Sendable {
                     found.append(argumentMatch(registration, in: owner))
                 } else if sameType && registration.key.arguments == key.arguments {
                     sameTypeCount += 1
-                    found.append(nameMatch(registration, in: owner))
+                    var match = nameMatch(registration, in: owner)
+                    match.meant = (registration, owner.name)
+                    found.append(match)
                 } else if !sameType && registration.key.name == key.name && registration.key.arguments == nil
                     && Self.looksRelated(String(describing: registration.serviceType), to: typeName),
                     let relation = Self.relation(of: registration.serviceType, to: type)
@@ -158,7 +168,8 @@ package final class LookupContext: Sendable {
                         rank: 3,
                         sentence: "\(shown) is registered in \(owner.name) (\(registration.location)); "
                             + "if \(relation), expose it with \(implements).",
-                        fix: "if \(relation), add \(implements) to its registration at \(registration.location)"
+                        fix: "if \(relation), add \(implements) to its registration at \(registration.location)",
+                        meant: (registration, owner.name)
                     ))
                 }
             }
@@ -207,7 +218,7 @@ package final class LookupContext: Sendable {
         guard let best = ranked.first, best.rank == 1, sameTypeCount > 1,
               best.distance > Self.closeDistance(for: key.name)
         else { return ranked }
-        return [Match(distance: best.distance, rank: best.rank, sentence: best.sentence, fix: nil)]
+        return [Match(distance: best.distance, rank: best.rank, sentence: best.sentence, fix: nil, meant: best.meant)]
             + ranked.dropFirst()
     }
 
@@ -238,7 +249,7 @@ package final class LookupContext: Sendable {
     }
 
     /// How many edits a name may be away from the requested one to count as a typo of it.
-    static func closeDistance(for name: String?) -> Int {
+    package static func closeDistance(for name: String?) -> Int {
         max(2, (name?.count ?? 0) / 3)
     }
 
@@ -358,7 +369,7 @@ package final class LookupContext: Sendable {
 
     /// Edit distance counting an insertion, a deletion, a substitution or a swap of two neighbours as one
     /// edit (optimal string alignment), so `primray` is one edit from `primary`.
-    static func distance(_ a: String, _ b: String) -> Int {
+    package static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var beforePrevious = [Int](repeating: 0, count: b.count + 1)
