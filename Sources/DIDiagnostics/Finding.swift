@@ -58,7 +58,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         public static let deferredCycle = ID("DI-DEFERRED-CYCLE")
         /// A longer-lived instance holding a shorter-lived one (a captive dependency).
         public static let captive = ID("DI-CAPTIVE")
-        /// A `.matching(tag)` service reachable from a container with no such tagged container on its path.
+        /// A `.matching(tag)` service reachable from a container with no such tagged container on its path; as a
+        /// warning, a `.matching(tag)` registration whose tag is a typo of a container's tag.
         public static let matching = ID("DI-MATCHING")
         /// An alias (`implements(_:)`) whose implementation does not conform to it.
         public static let alias = ID("DI-ALIAS")

@@ -34,6 +34,7 @@ extension GraphAnalysis {
         }
         checkClosed()
         checkShadows()
+        checkTags()
         walk()
         checkOpaque()
         let report = ValidationReport(
@@ -63,6 +64,33 @@ extension GraphAnalysis {
                     + "registration in \(other) (\(services[hidden].location)) for \(container) and its descendants.",
                 path: [element(index, in: service.container), element(hidden, in: services[hidden].container)],
                 help: "Nothing to do if the override is meant; otherwise remove one of the two registrations."
+            ), about: index)
+        }
+    }
+
+    /// DI-MATCHING, as a warning: a `.matching(tag)` registration whose tag no container here carries, a few
+    /// edits away from a tag one does: a typo that fails every resolve of the service. A tag that no
+    /// container carries yet is no finding by itself: a server's app registers `.matching("request")` services
+    /// at start-up, before any request container exists.
+    private mutating func checkTags() {
+        let tags = Set(containers.flatMap(\.tags))
+        // The ancestors' registrations too: the asked container resolves them, and fails the same way.
+        for (index, service) in services.enumerated() {
+            guard let tag = Self.matchingTag(service.scope), !tags.contains(tag),
+                  let meant = tags.filter({ LookupContext.distance($0, tag) <= LookupContext.closeDistance(for: tag) })
+                    .min(by: { (LookupContext.distance($0, tag), $0) < (LookupContext.distance($1, tag), $1) }),
+                  let tagged = containers.first(where: { $0.tags.contains(meant) })
+            else { continue }
+            let container = containers[service.container].name
+            add(Finding(
+                id: .matching, severity: .warning, service: service.display, container: container,
+                message: "\(service.display) is registered with .matching(\"\(tag)\") in \(container) "
+                    + "(\(service.location)), but no container here is tagged \"\(tag)\"; \(tagged.name) is tagged "
+                    + "\"\(meant)\". Every resolve of \(service.display) fails until a container tagged "
+                    + "\"\(tag)\" asks.",
+                path: [element(index, in: service.container)],
+                help: "If \(service.display) should live once per \(tagged.name), register it with "
+                    + ".matching(\"\(meant)\") at \(service.location)."
             ), about: index)
         }
     }

@@ -391,6 +391,40 @@ import Testing
         #expect(try test.resolve(Session.self) === test.resolve(Session.self))
     }
 
+    /// A tag no container carries, an edit or two from one that a container does: a typo that fails every
+    /// resolve. Validating the app, the tagged child or a test container finds it; the right tag, or a tag that
+    /// no container carries yet and is close to none (a server's "request" at start-up), is no finding.
+    @Test func aMatchingTagThatIsATypoOfAContainersTagIsAWarning() throws {
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("sesion"), fileID: "App/Session.swift", line: 2) { _ in
+            Session()
+        }
+        let session = app.child(name: "session alice", tags: ["session"])
+        let test = Container.makeTestContainer(from: session, name: "test")
+        let inTheTest = test.validate().findings.filter { $0.id == .matching }
+        #expect(inTheTest.map(\.severity) == [.warning], "\(inTheTest)")
+        #expect(inTheTest.first?.message.contains(#"with .matching("sesion") in test as app"#) == true)
+        for container in [app, session] {
+            let found = container.validate().findings.filter { $0.id == .matching }
+            #expect(found.count == 1, "\(container.name): \(found)")
+            #expect(found.first?.description == """
+                warning[DI-MATCHING]: Session is registered with .matching("sesion") in app (App/Session.swift:2), \
+                but no container here is tagged "sesion"; session alice is tagged "session". Every resolve of \
+                Session fails until a container tagged "sesion" asks.
+                  path:
+                    Session  matching("sesion")  in app  App/Session.swift:2
+                  help: If Session should live once per session alice, register it with .matching("session") at \
+                App/Session.swift:2.
+                """, "\(container.name)")
+        }
+        #expect(throws: ResolutionError.self) { try session.resolve(Session.self) }
+
+        try app.register(Session.self, scope: .matching("session")) { _ in Session() }
+        #expect(app.validate().findings.filter { $0.id == .matching }.isEmpty)
+        try app.register(Session.self, scope: .matching("request")) { _ in Session() }
+        #expect(app.validate().findings.filter { $0.id == .matching }.isEmpty)
+    }
+
     @Test func childOverrideIsAShadowNote() throws {
         let (app, checkout) = try Graphs.healthy()
         defer { withExtendedLifetime(checkout) {} }

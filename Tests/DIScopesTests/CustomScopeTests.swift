@@ -189,7 +189,9 @@ final class ServiceNameKeyedStorage: InstanceStorage {
 /// A custom scope named like a built-in one would be taken for it (scopes are told apart by name): every way of
 /// registering refuses it, names the clash, and keeps what was registered before.
 @Suite struct CustomScopeNameTests {
-    static let refusedNames = ["", "transient", "singleton", "scoped", "graph", "weak", "cached", #"matching("request")"#]
+    static let refusedNames = [
+        "", "transient", "singleton", "scoped", "graph", "weak", "cached", #"matching("request")"#,
+    ]
 
     @Test(arguments: refusedNames)
     func aBuiltInOrEmptyNameIsRefusedByEveryWayOfRegistering(name: String) async throws {
@@ -208,8 +210,8 @@ final class ServiceNameKeyedStorage: InstanceStorage {
                 Issue.record("\(way) accepted a custom scope named \"\(name)\"")
             } catch let error as RegistrationError {
                 #expect(error.code == .invalidScope, "\(way)")
-                #expect(error.description.contains(#"Cannot register Counter with .custom("\#(name)", storage: …) in app"#),
-                        "\(error)")
+                let refusal = #"Cannot register Counter with .custom("\#(name)", storage: …) in app"#
+                #expect(error.description.contains(refusal), "\(error)")
                 #expect(error.description.contains(name.isEmpty ? "needs a name" : "built-in"), "\(error)")
                 #expect(error.description.contains("a name of its own"), "\(error)")
             }
