@@ -100,10 +100,9 @@ extension DependencyGraph {
     /// The validation report of this graph with `findings`: the subtree's containers, the ancestors beside them,
     /// and every registration the check covered.
     func report(_ findings: [Finding]) -> ValidationReport {
-        let subtree = subtreeCount
-        return ValidationReport(
-            findings: findings, container: container, containerCount: subtree,
-            registrationCount: registrationCount, ancestorCount: containerCount - subtree
+        ValidationReport(
+            findings: findings, container: container, containerCount: subtreeCount,
+            registrationCount: registrationCount, ancestorCount: Self.ancestorCount(containers)
         )
     }
 

@@ -31,6 +31,14 @@ public struct DependencyGraph: Sendable {
         let isAncestor: Bool
         /// Whether the container is closed: it resolves nothing, and its registrations are gone.
         let isClosed: Bool
+        /// Whether the node holds a test container's own registrations, drawn above the levels of its base
+        /// (which they override): part of the test container, not a container of the tree.
+        var isTestOverrides = false
+    }
+
+    /// How many ancestors of the asked container `containers` show, the test's own registrations apart.
+    static func ancestorCount(_ containers: [ContainerNode]) -> Int {
+        containers.count { $0.isAncestor && !$0.isTestOverrides }
     }
 
     struct ServiceNode: Sendable {

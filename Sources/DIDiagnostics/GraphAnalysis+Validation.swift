@@ -39,7 +39,7 @@ extension GraphAnalysis {
         checkOpaque()
         let report = ValidationReport(
             findings: findings, container: asked.name, containerCount: live.count - askedIndex,
-            registrationCount: services.count, ancestorCount: askedIndex
+            registrationCount: services.count, ancestorCount: DependencyGraph.ancestorCount(containers)
         )
         return DependencyGraph(
             container: asked.name, containers: containers, services: services, edges: edges,

@@ -167,7 +167,7 @@ struct GraphAnalysis {
             containers.append(.init(
                 name: model?.name(of: container) ?? container.name,
                 tags: (model?.tags(of: container) ?? container.tags).sorted(), parent: parent,
-                isAncestor: i < askedIndex, isClosed: container.isClosed
+                isAncestor: i < askedIndex, isClosed: container.isClosed, isTestOverrides: container === model?.test
             ))
             if let parent { containers[parent].children.append(i) }
             containers[i].services = Array(registrations.count..<registrations.count + all[i].count)

@@ -151,6 +151,15 @@ import Testing
                     "\(report)")
         }
         #expect("\(screen.validate())".hasPrefix("Validated screen: 4 registrations in 1 container and 2 ancestors:"))
+        // A test container made from screen counts screen's ancestors, not the node of its own registrations
+        // (drawn above them, as they override them), and its own registration with the rest.
+        let test = Container.makeTestContainer(from: screen, name: "test")
+        defer { test.close() }
+        try test.register(Double.self) { _ in 1 }
+        for report in [test.validate(), test.validate(instantiating: true), await test.validateAsync()] {
+            #expect((report.registrationCount, report.containerCount, report.ancestorCount) == (5, 1, 2), "\(report)")
+        }
+        #expect("\(test.validate())".hasPrefix("Validated test: 5 registrations in 1 container and 2 ancestors:"))
     }
 
     @Test func aServiceThatNeedsItselfIsToldToResolveTheAncestorsRegistration() throws {
