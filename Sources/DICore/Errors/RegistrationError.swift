@@ -82,6 +82,34 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
     /// `RegistrationError.<code>: <message>`.
     public var description: String { "RegistrationError.\(code): \(message)" }
 
+    /// `typeMismatch` for `.implements(alias)` on `registration`, which takes runtime arguments.
+    static func aliasOfArguments(
+        _ alias: Any.Type, name: String?, of registration: Registration, in container: Container,
+        at location: SourceLocation
+    ) -> RegistrationError {
+        // An alias takes the registration's name unless it is given one.
+        let name = name ?? registration.key.name
+        let (shown, aliasShown) = (registration.displayName, ServiceName.describe(alias, name: name))
+        let types = registration.argumentTypes.map(ServiceName.readable)
+        let parameters = types.count == 1
+            ? "argument: \(types[0])"
+            : zip("abcdefghijklmnopqrstuvwxyz", types).map { "\($0): \($1)" }.joined(separator: ", ")
+        let label = types.count == 1 ? "argument" : "arguments"
+        return RegistrationError(
+            code: .typeMismatch,
+            service: aliasShown,
+            container: container.name,
+            location: location,
+            existing: registration.location,
+            message: "Cannot expose \(shown) as \(aliasShown) at \(location): \(shown) takes runtime arguments "
+                + "(\(types.joined(separator: ", "))), registered at \(registration.location), and an alias is "
+                + "resolved without them, so every resolve of \(aliasShown) would fail. Register "
+                + "\(ServiceName.metatype(alias)) with the same \(label), building \(shown) in its factory — try "
+                + "container.register(\(ServiceName.key(alias, name: name))) { (r: any Resolver, \(parameters)) in "
+                + "… } — or resolve \(shown) with its \(label) where you need \(aliasShown)."
+        )
+    }
+
     static func alreadyRegistered(
         _ registration: Registration,
         over existing: Registration,

@@ -54,7 +54,11 @@ public struct RegistrationHandle<Service>: Sendable {
     ///   - name: The alias's registration name; the registration's own name by default.
     ///   - fileID: The file of the alias, printed in diagnostics; leave the default.
     ///   - line: The line of the alias, printed in diagnostics; leave the default.
-    /// - Throws: `RegistrationError` when the alias key is registered with `overridable: false`.
+    /// A registration that takes runtime arguments has no alias: an alias is resolved without arguments, so it
+    /// could never be built. Register the other type with the same arguments instead.
+    ///
+    /// - Throws: `RegistrationError` when the alias key is registered with `overridable: false`, or
+    ///   `typeMismatch` when the registration takes runtime arguments.
     @discardableResult
     public func implements<Alias>(
         _ alias: Alias.Type,
@@ -62,10 +66,12 @@ public struct RegistrationHandle<Service>: Sendable {
         fileID: String = #fileID,
         line: Int = #line
     ) throws(RegistrationError) -> RegistrationHandle<Service> {
-        let aliasRegistration = Container.makeAlias(
-            alias, name: name, of: registration, location: SourceLocation(fileID: fileID, line: line)
-        )
-        try container.add(aliasRegistration)
+        let location = SourceLocation(fileID: fileID, line: line)
+        let registration = registration
+        if case .arguments = registration.kind {
+            throw RegistrationError.aliasOfArguments(alias, name: name, of: registration, in: container, at: location)
+        }
+        try container.add(Container.makeAlias(alias, name: name, of: registration, location: location))
         return self
     }
 }
