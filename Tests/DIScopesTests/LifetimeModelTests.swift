@@ -16,8 +16,9 @@ import Testing
 /// storages, names, aliases (`.implements`), overrides in children, re-registrations, `reset`, `close()`, and
 /// resolves from test containers made from any container of the tree (each one closed again at once). A
 /// failure prints the seed and a shrunk scenario (the fewest operations that still fail). `DI_FUZZ_SEEDS=N`
-/// runs N seeds (default 16) in batches of 200, each batch its own test case; `DI_FUZZ_SEED=S` replays one
-/// seed; `DI_FUZZ_ALIASES=0` leaves aliases out, to look past alias failures for other kinds.
+/// runs N seeds (default 16) in batches of 200, each batch its own test case, as many at once as there are
+/// cores; `DI_FUZZ_SEED=S` replays one seed; `DI_FUZZ_ALIASES=0` leaves aliases out, to look past alias
+/// failures for other kinds.
 ///
 /// What the model assumes beyond the table: an alias resolves its target key again, looked up from the
 /// container the alias was registered in, and places the instance for the container that was asked; a
@@ -48,12 +49,30 @@ import Testing
         var testDescription: String { "seeds \(seeds.first ?? 0)…\(seeds.last ?? 0) (\(seeds.count))" }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: batches)
+    /// How many batches run at once: as many as there are cores.
+    static let turns = Turnstile(ProcessInfo.processInfo.activeProcessorCount)
+
+    /// A batch may wait for the others before its turn, so its time limit grows with the seeds to run: one
+    /// minute up to 30,000 seeds (a seed takes about a millisecond), a minute more for every 30,000 after. Each
+    /// seed has a watchdog of its own, which names a seed that hangs and goes on with the next.
+    static var timeLimit: TimeLimitTrait.Duration { .minutes(1 + seeds.count / 30_000) }
+
+    @Test(.timeLimit(timeLimit), arguments: batches)
     func randomGraphsBehaveAsTheLifetimeTableSays(_ batch: Batch) async {
+        await Self.turns.pass { await Self.check(batch) }
+    }
+
+    static func check(_ batch: Batch) async {
         var reported = 0
         for seed in batch.seeds {
             let scenario = Scenario(seed: seed)
-            guard let mismatch = await scenario.run() else { continue }
+            guard let outcome = await finishing(within: .seconds(60), { await scenario.run() }) else {
+                Issue.record("seed \(seed) (replay with DI_FUZZ_SEED=\(seed)) did not finish within 60 s: a hang")
+                reported += 1
+                if reported == 3 { break }
+                continue
+            }
+            guard let mismatch = outcome else { continue }
             let (shrunk, minimal) = await scenario.shrunk(failingWith: mismatch)
             Issue.record(Comment(rawValue: """
                 seed \(seed) (replay with DI_FUZZ_SEED=\(seed)): \(minimal.message)
