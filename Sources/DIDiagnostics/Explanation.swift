@@ -49,6 +49,9 @@ public struct Explanation: Sendable, CustomStringConvertible {
     /// For a `.matching(tag)` service: whether a container on the asked container's path has the tag, without
     /// which resolving it from there fails (`scopeUnavailable`); `true` for every other scope.
     let hasItsPlace: Bool
+    /// For a `.matching(tag)` service without its place: a container's tag a few edits from `tag`, and the
+    /// container (the tag was probably mistyped).
+    let meantTag: (tag: String, container: String)?
 
     init<Service>(_ type: Service.Type, name: String?, in container: Container) {
         let key = RegistrationKey(type, name: name)
@@ -71,6 +74,7 @@ public struct Explanation: Sendable, CustomStringConvertible {
         let refusesEverything = container.isClosed
         guard let found, !refusesEverything else {
             hasItsPlace = true
+            meantTag = nil
             closed = container.closedDiagnosis
             provider = nil
             location = nil
@@ -91,6 +95,8 @@ public struct Explanation: Sendable, CustomStringConvertible {
         scope = node.scope
         // The walk DI-MATCHING makes: `nil` for a `.matching(tag)` service with no tagged container on the path.
         hasItsPlace = analysis.context(of: found, requestedFrom: asked) != nil
+        meantTag = hasItsPlace ? nil : GraphAnalysis.matchingTag(node.scope).flatMap(analysis.containerTagged(closeTo:))
+            .map { ($0.tag, $0.container.name) }
         suggestions = []
         closed = nil
         var hidden: [String] = []
@@ -161,6 +167,10 @@ public struct Explanation: Sendable, CustomStringConvertible {
         if !hasItsPlace, let tag = GraphAnalysis.matchingTag(scope) {
             holding += "; no container from \(container) up is tagged \"\(tag)\", so resolving it from \(container) "
                 + "fails: resolve it from a container made with tags: [\"\(tag)\"], or from one of its descendants"
+            if let (meant, tagged) = meantTag {
+                holding += " (\(tagged) is tagged \"\(meant)\": if that was meant, register it with "
+                    + ".matching(\"\(meant)\"))"
+            }
         }
         row("scope", "\(scope); " + holding)
         row("shadows", shadows.isEmpty ? "nothing" : shadows.joined(separator: "; "))

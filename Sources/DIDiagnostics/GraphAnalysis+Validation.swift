@@ -73,13 +73,9 @@ extension GraphAnalysis {
     /// container carries yet is no finding by itself: a server's app registers `.matching("request")` services
     /// at start-up, before any request container exists.
     private mutating func checkTags() {
-        let tags = Set(containers.flatMap(\.tags))
         // The ancestors' registrations too: the asked container resolves them, and fails the same way.
         for (index, service) in services.enumerated() {
-            guard let tag = Self.matchingTag(service.scope), !tags.contains(tag),
-                  let meant = tags.filter({ LookupContext.distance($0, tag) <= LookupContext.closeDistance(for: tag) })
-                    .min(by: { (LookupContext.distance($0, tag), $0) < (LookupContext.distance($1, tag), $1) }),
-                  let tagged = containers.first(where: { $0.tags.contains(meant) })
+            guard let tag = Self.matchingTag(service.scope), let (meant, tagged) = containerTagged(closeTo: tag)
             else { continue }
             let container = containers[service.container].name
             add(Finding(
@@ -93,6 +89,18 @@ extension GraphAnalysis {
                     + ".matching(\"\(meant)\") at \(service.location)."
             ), about: index)
         }
+    }
+
+    /// When no container here carries `tag` but one carries a tag a few edits from it: that tag, and the first
+    /// container with it. What a typo in `.matching(tag)` was probably meant to say.
+    func containerTagged(closeTo tag: String) -> (tag: String, container: DependencyGraph.ContainerNode)? {
+        let tags = Set(containers.flatMap(\.tags))
+        guard !tags.contains(tag),
+              let meant = tags.filter({ LookupContext.distance($0, tag) <= LookupContext.closeDistance(for: tag) })
+                .min(by: { (LookupContext.distance($0, tag), $0) < (LookupContext.distance($1, tag), $1) }),
+              let tagged = containers.first(where: { $0.tags.contains(meant) })
+        else { return nil }
+        return (meant, tagged)
     }
 
     /// DI-CLOSED: a close took away the registrations the asked container resolves. Without this, a closed

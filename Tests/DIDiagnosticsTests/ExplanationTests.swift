@@ -66,5 +66,17 @@ import Testing
         #expect(fromScreen.contains("tagged \"session\", which holds it\n"), "\(fromScreen)")
         #expect(!fromScreen.contains("fails"), "\(fromScreen)")
         _ = try screen.resolve(Session.self)
+        // From app, no tag nearby is mistyped: no guess.
+        #expect(!fromApp.contains("if that was meant"), "\(fromApp)")
+    }
+
+    /// A tag that is a typo of a container's tag: the explanation names the tag probably meant.
+    @Test func aMistypedMatchingTagIsNamedWithTheTagProbablyMeant() throws {
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("sesion")) { _ in Session() }
+        let session = app.child(name: "session alice", tags: ["session"])
+        let text = session.explain(Session.self).description
+        #expect(text.contains("or from one of its descendants (session alice is tagged \"session\": if that was "
+            + "meant, register it with .matching(\"session\"))"), "\(text)")
     }
 }
