@@ -123,7 +123,7 @@ extension Container {
         guard let (other, owner) = nearest else { return missing(key, type, checkingArguments: false) }
         let taking = other.argumentTypes.isEmpty
             ? "no arguments"
-            : "arguments (" + other.argumentTypes.map(ServiceName.readable).joined(separator: ", ") + ")"
+            : "arguments (\(other.argumentList))"
         let called = arguments.map { "with arguments of type \(ServiceName.readable($0))" } ?? "without arguments"
         // The path ends at the registration that takes other arguments, where it is, not at "not found".
         let path = ResolutionStack.current.path(then: PathElement(other, requested: type, in: owner))
@@ -137,10 +137,9 @@ extension Container {
                     + "\(other.location) takes \(taking). Inject \(fitting) instead."
             )
         }
-        let label = other.argumentTypes.count == 1 ? "argument" : "arguments"
         let advice = other.argumentTypes.isEmpty
             ? "Resolve it without arguments."
-            : "Pass arguments of those types, in that order, with resolve(_:\(label):)."
+            : "Pass arguments of those types, in that order, with resolve(_:\(other.argumentLabel):)."
         return ResolutionError(
             code: .argumentMismatch,
             requestedType: type,

@@ -282,9 +282,8 @@ extension Container {
             requestedType: type,
             name: registration.key.name,
             path: ResolutionStack.current.path(then: PathElement(registration, requested: type, in: self)),
-            detail: "It takes runtime arguments (" + registration.argumentTypes.map(ServiceName.readable)
-                .joined(separator: ", ") + "); pass them with resolve(_:"
-                + (registration.argumentTypes.count == 1 ? "argument" : "arguments") + ":)."
+            detail: "It takes runtime arguments (\(registration.argumentList)); pass them with "
+                + "resolve(_:\(registration.argumentLabel):)."
         )
     }
 }

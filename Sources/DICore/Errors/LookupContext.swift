@@ -268,11 +268,11 @@ package final class LookupContext: Sendable {
         }
         let taking = registration.argumentTypes.map(ServiceName.readable)
         let placeholders = taking.map { "<\($0)>" }.joined(separator: ", ")
-        let label = taking.count == 1 ? "argument" : "arguments"
+        let label = registration.argumentLabel
         return Match(
             distance: 0,
             rank: 0,
-            sentence: "\(shown) takes arguments (\(taking.joined(separator: ", "))) in \(owner.name) "
+            sentence: "\(shown) takes arguments (\(registration.argumentList)) in \(owner.name) "
                 + "(\(registration.location)): pass \(taking.count == 1 ? "it" : "them") with "
                 + "resolve(_:\(label):).",
             fix: "pass its \(label): \(call), \(label): \(placeholders))",

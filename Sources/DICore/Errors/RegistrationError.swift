@@ -94,7 +94,7 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
         let parameters = types.count == 1
             ? "argument: \(types[0])"
             : zip("abcdefghijklmnopqrstuvwxyz", types).map { "\($0): \($1)" }.joined(separator: ", ")
-        let label = types.count == 1 ? "argument" : "arguments"
+        let label = registration.argumentLabel
         return RegistrationError(
             code: .typeMismatch,
             service: aliasShown,
@@ -102,7 +102,7 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
             location: location,
             existing: registration.location,
             message: "Cannot expose \(shown) as \(aliasShown) at \(location): \(shown) takes runtime arguments "
-                + "(\(types.joined(separator: ", "))), registered at \(registration.location), and an alias is "
+                + "(\(registration.argumentList)), registered at \(registration.location), and an alias is "
                 + "resolved without them, so every resolve of \(aliasShown) would fail. Register "
                 + "\(ServiceName.metatype(alias)) with the same \(label), building \(shown) in its factory — try "
                 + "container.register(\(ServiceName.key(alias, name: name))) { (r: any Resolver, \(parameters)) in "

@@ -173,4 +173,10 @@ package final class Registration: Sendable {
         if let keyPathName { return "\\.\(keyPathName)" }
         return ServiceName.describe(serviceType, name: key.name)
     }
+
+    /// The runtime argument types as messages print them: `String, Int`.
+    package var argumentList: String { argumentTypes.map(ServiceName.readable).joined(separator: ", ") }
+
+    /// The label `resolve` passes the runtime arguments with: `argument` for one, `arguments` for more.
+    package var argumentLabel: String { argumentTypes.count == 1 ? "argument" : "arguments" }
 }
