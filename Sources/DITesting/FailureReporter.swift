@@ -10,37 +10,32 @@ import XCTest
 struct FailureReporter: Sendable {
     let record: @Sendable (_ message: String, _ location: Testing.SourceLocation?) -> Void
     /// Records a warning: shown with the test's results, without failing the test.
-    var warn: @Sendable (_ message: String, _ location: Testing.SourceLocation?) -> Void = { message, location in
-        if Test.current != nil {
-            if let location {
-                Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location)
-            } else {
-                Issue.record(Comment(rawValue: message), severity: .warning)
-            }
-        } else {
-            let at = location.map { " (at \($0.fileID):\($0.line))" } ?? ""
-            print("warning: " + message + at)
-        }
-    }
+    let warn: @Sendable (_ message: String, _ location: Testing.SourceLocation?) -> Void
 
     /// The reporter in effect for the current task: an injected one, else ``standard``.
     static var current: FailureReporter { injected ?? .standard }
 
     @TaskLocal static var injected: FailureReporter?
 
-    /// Routes by `Test.current`: Swift Testing gets an issue at `location`, XCTest a failure whose message
-    /// carries the location (XCTest takes only a static file name).
-    static let standard = FailureReporter { message, location in
+    /// Routes each report by `Test.current`, as `route` says.
+    static let standard = FailureReporter(
+        record: { message, location in route(message, location, .error) },
+        warn: { message, location in route(message, location, .warning) }
+    )
+
+    /// Swift Testing gets an issue of `severity` at `location`; XCTest a failure, and a warning a printed line,
+    /// whose message carries the location (XCTest takes only a static file name).
+    private static func route(_ message: String, _ location: Testing.SourceLocation?, _ severity: Issue.Severity) {
         if Test.current != nil {
             if let location {
-                Issue.record(Comment(rawValue: message), sourceLocation: location)
+                Issue.record(Comment(rawValue: message), severity: severity, sourceLocation: location)
             } else {
-                Issue.record(Comment(rawValue: message))
+                Issue.record(Comment(rawValue: message), severity: severity)
             }
-        } else {
-            let at = location.map { " (at \($0.fileID):\($0.line))" } ?? ""
-            XCTFail(message + at)
+            return
         }
+        let at = location.map { " (at \($0.fileID):\($0.line))" } ?? ""
+        if severity == .warning { print("warning: " + message + at) } else { XCTFail(message + at) }
     }
 
     /// A reporter that hands every failure to `sink` instead of failing a test, and every warning too, after

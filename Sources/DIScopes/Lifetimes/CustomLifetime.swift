@@ -29,8 +29,10 @@ final class CustomLifetime: LifetimeStrategy {
     /// Refuses a name that is empty or a built-in scope's: scopes are told apart by name, so `reset(.cached)`,
     /// `validate()` and the graph would take a custom scope named "cached" for the built-in one.
     func validate(_ registration: Registration, in container: Container) throws(RegistrationError) {
-        let builtIn = ["transient", "singleton", "scoped", "graph", "weak", "cached"]
-        guard name.isEmpty || builtIn.contains(name) || name.hasPrefix("matching(") else { return }
+        let builtIn: [Scope] = [.transient, .singleton, .scoped, .graph, .weak, .cached]
+        guard name.isEmpty || builtIn.contains(where: { $0.name == name }) || name.hasPrefix("matching(") else {
+            return
+        }
         throw ScopeErrors.customScopeName(name, registration, in: container)
     }
 
