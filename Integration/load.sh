@@ -16,6 +16,10 @@
 #                                       routes the container's cost falls on
 #   Integration/load.sh --calibrate     the hand-wired server against itself with 500 distinct functions
 #                                       (cold-code) and with the same instructions in one (hot-loop) per request
+#   Integration/load.sh --pin           wrk on the first core, the servers on the others (taskset), as when the
+#                                       load comes from other machines: wrk's threads do not run on the servers'
+#                                       cores between their requests. Prints each core's busy time, and fails
+#                                       when wrk's core was busy enough (over 90%) to be what limits throughput
 #
 # Builds shop-server in release, starts the variants on 127.0.0.1 (ports PORT, PORT+1, ...), warms each up,
 # then drives them with wrk (Integration/Load/mix.lua: GET /products, POST /cart/items, POST /checkout,
@@ -41,6 +45,7 @@ port=${PORT:-8089}
 calibrate=0
 floor=0
 minimal=0
+pin=0
 route=""
 max_rss_growth=${MAX_RSS_GROWTH_PERCENT:-5}
 while [ $# -gt 0 ]; do
@@ -49,6 +54,7 @@ while [ $# -gt 0 ]; do
         --calibrate) calibrate=1 ;;
         --floor) floor=1 ;;
         --minimal) floor=1; minimal=1 ;;
+        --pin) pin=1 ;;
         --route)
             case "$2" in
                 products|add|health) route=$2 ;;
@@ -76,6 +82,17 @@ if ! command -v wrk >/dev/null 2>&1; then
         exit 1
     fi
 fi
+
+# With --pin, wrk runs on core 0 and the servers on the other cores.
+wrk_on=()
+server_on=()
+if [ "$pin" -eq 1 ]; then
+    if [ "$(nproc)" -lt 2 ]; then echo "load.sh: --pin needs at least two cores" >&2; exit 2; fi
+    wrk_on=(taskset -c 0)
+    server_on=(taskset -c "1-$(( $(nproc) - 1 ))")
+fi
+# Busy and total jiffies of every core, one "cpuN busy total" line each (/proc/stat: idle and iowait are idle).
+core_times() { awk '$1 ~ /^cpu[0-9]+$/ { print $1, $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 
 echo "== Building shop-server (release)"
 swift build -c release --scratch-path .build-release --product shop-server
@@ -109,7 +126,7 @@ declare -A flags_of=(
 )
 start() {  # variant port
     # shellcheck disable=SC2086  # the flags are words
-    "$bin" --host 127.0.0.1 --port "$2" ${flags_of[$1]} >"$work/$1.log" 2>&1 &
+    "${server_on[@]}" "$bin" --host 127.0.0.1 --port "$2" ${flags_of[$1]} >"$work/$1.log" 2>&1 &
     pid_of[$1]=$!
     port_of[$1]=$2
     pids+=("$!")
@@ -124,7 +141,7 @@ start() {  # variant port
 }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 drive() {  # variant seconds output
-    wrk -t "$connections" -c "$connections" -d "${2}s" --timeout 5s -s Load/mix.lua \
+    "${wrk_on[@]}" wrk -t "$connections" -c "$connections" -d "${2}s" --timeout 5s -s Load/mix.lua \
         "http://127.0.0.1:${port_of[$1]}" ${route:+-- "$route"} >"$3" 2>"$3.err" || { cat "$3" "$3.err" >&2; exit 1; }
     if [ -s "$3.err" ]; then sed 's/^/  wrk: /' "$3.err" >&2; fi
 }
@@ -138,6 +155,7 @@ for variant in "${variants[@]}"; do
 done
 
 echo "== Measuring ${slices} × ${slice}s per variant, alternating"
+core_times >"$work/cores.before"
 for i in $(seq 1 "$slices"); do
     # Rotate which variant goes first, so none always follows the same other.
     first=$(( (i - 1) % ${#variants[@]} ))
@@ -145,6 +163,7 @@ for i in $(seq 1 "$slices"); do
     for variant in "${order[@]}"; do drive "$variant" "$slice" "$work/$variant.slice$i"; done
 done
 for variant in "${variants[@]}"; do rss_after[$variant]=$(rss_kb "${pid_of[$variant]}"); done
+core_times >"$work/cores.after"
 
 echo "== Graceful shutdown (SIGTERM)"
 for variant in "${variants[@]}"; do
@@ -214,7 +233,20 @@ for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant")
         }
     }'
 
+# Each core's busy time over the measured slices (all variants): with --pin, core 0 is wrk's.
+busy=$(paste -d ' ' "$work/cores.before" "$work/cores.after" | awk -v pin="$pin" '
+    { core = substr($1, 4); share = ($5 - $2) * 100 / ($6 - $3)
+      role = pin ? (core == 0 ? " (wrk)" : " (servers)") : ""
+      printf "%s%s core %d%s %.0f%%", sep, (NR == 1 ? "Busy while measuring:" : ""), core, role, share; sep = ","
+      if (core == 0) first = share }
+    END { printf ".\n%d\n", first }')
+echo "${busy%$'\n'*}"
 status=0
+if [ "$pin" -eq 1 ] && [ "${busy##*$'\n'}" -gt 90 ]; then
+    echo "FAIL: wrk's core was over 90% busy: wrk, not the servers, may have set the pace. Use fewer" \
+        "connections (--connections) or a machine with more cores." >&2
+    status=1
+fi
 for variant in "${variants[@]}"; do
     read -r _ _ _ bad err b a <<<"${summary_of[$variant]}"
     bad=$((bad + err))
