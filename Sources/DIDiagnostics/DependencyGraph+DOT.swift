@@ -58,7 +58,7 @@ extension DependencyGraph {
         let container = containers[index]
         lines.append("\(indent)subgraph cluster_\(index) {")
         lines.append("\(indent)  label=\"\(Self.dotEscape(containerLabel(index)))\";")
-        lines.append("\(indent)  style=\"rounded\(container.isAncestor ? ",dashed" : "")\";")
+        lines.append("\(indent)  style=\"rounded\(container.isShownAsAncestor ? ",dashed" : "")\";")
         for service in container.services {
             let node = services[service]
             let isError = (marks[service] ?? []).contains { id in

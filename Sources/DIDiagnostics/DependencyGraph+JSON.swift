@@ -47,7 +47,7 @@ extension DependencyGraph {
                 ("name", .string(node.name)),
                 ("tags", .array(node.tags.map(JSON.string))),
                 ("parent", node.parent.map { .string("c\($0)") } ?? .null),
-                ("ancestor", .bool(node.isAncestor)),
+                ("ancestor", .bool(node.isShownAsAncestor)),
                 ("closed", .bool(node.isClosed)),
             ])
         })))

@@ -44,7 +44,7 @@ extension DependencyGraph {
         let errors = counts[.error]?.count ?? 0
         let warnings = counts[.warning]?.count ?? 0
         let notes = counts[.note]?.count ?? 0
-        text += "\(String.counted(services.count, "registration")) in \(String.counted(containers.count, "container"))"
+        text += "\(String.counted(services.count, "registration")) in \(String.counted(containerCount, "container"))"
             + "; findings: \(String.counted(errors, "error")), \(String.counted(warnings, "warning")), "
             + "\(String.counted(notes, "note"))."
         return text.text
@@ -56,7 +56,7 @@ extension DependencyGraph {
         let container = containers[index]
         var label = container.name
         if !container.tags.isEmpty { label += " [tags: \(container.tags.joined(separator: ", "))]" }
-        if container.isAncestor { label += " (ancestor)" }
+        if container.isShownAsAncestor { label += " (ancestor)" }
         if container.isClosed { label += " (closed)" }
         return label
     }

@@ -34,11 +34,14 @@ public struct DependencyGraph: Sendable {
         /// Whether the node holds a test container's own registrations, drawn above the levels of its base
         /// (which they override): part of the test container, not a container of the tree.
         var isTestOverrides = false
+        /// Whether the node is an ancestor's, drawn for context: the test's own registrations, drawn above the
+        /// ancestors they override, are not.
+        var isShownAsAncestor: Bool { isAncestor && !isTestOverrides }
     }
 
     /// How many ancestors of the asked container `containers` show, the test's own registrations apart.
     static func ancestorCount(_ containers: [ContainerNode]) -> Int {
-        containers.count { $0.isAncestor && !$0.isTestOverrides }
+        containers.count(where: \.isShownAsAncestor)
     }
 
     struct ServiceNode: Sendable {
@@ -94,8 +97,9 @@ public struct DependencyGraph: Sendable {
     /// How many registrations the graph holds, in every container it covers.
     public var registrationCount: Int { services.count }
 
-    /// How many containers the graph covers.
-    public var containerCount: Int { containers.count }
+    /// How many containers the graph covers. A test container's own registrations, drawn as a node of their
+    /// own above its base's containers, are counted with the test container.
+    public var containerCount: Int { containers.count { !$0.isTestOverrides } }
 
     /// The edges leaving service `index`, in the order they were found.
     func edges(from index: Int) -> ArraySlice<Edge> {

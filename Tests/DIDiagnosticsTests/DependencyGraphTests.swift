@@ -59,6 +59,29 @@ import Testing
             """)
     }
 
+    @Test func aTestContainersOwnRegistrationsAreNotAnAncestor() throws {
+        let (app, checkout) = try Graphs.healthy()
+        defer { withExtendedLifetime(app) {} }
+        let test = Container.makeTestContainer(from: checkout, name: "test")
+        defer { test.close() }
+        try test.register(Int.self, fileID: "Tests/Checkout.swift", line: 5) { _ in 1 }
+        let graph = test.graph()
+        let text = graph.text()
+        // The own registrations are drawn above the levels they override, as part of the test container: not
+        // labelled, dashed or listed as an ancestor, and counted with the test container (as validate() counts).
+        #expect(text.hasPrefix("test (own registrations)\n├── Int  transient  Tests/Checkout.swift:5\n"), "\(text)")
+        #expect(text.contains("test as app (ancestor)"), "\(text)")
+        #expect(text.hasSuffix("7 registrations in 2 containers; findings: 0 errors, 0 warnings, 2 notes."),
+                "\(text)")
+        #expect(graph.containerCount == 2)
+        let report = test.validate()
+        #expect(report.containerCount + report.ancestorCount == graph.containerCount)
+        #expect(graph.dot().contains("label=\"test (own registrations)\";\n    style=\"rounded\";"), "\(graph.dot())")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(graph.json().utf8)) as? [String: Any])
+        let containers = try #require(object["containers"] as? [[String: Any]])
+        #expect(containers.map { $0["ancestor"] as? Bool } == [false, true, false])
+    }
+
     @Test func observedEdgesAreMarked() throws {
         let app = Container(name: "app")
         try app.register(Cache.self, scope: .singleton, fileID: "App/Setup.swift", line: 11) { _ in Cache() }
