@@ -128,7 +128,9 @@ extension Trait where Self == IsolatedContainerTrait {
     ///
     /// Override the key the app registers: when nothing the test container resolves from registers `type`
     /// under `name`, the override replaces nothing — the app's services never get it — and the test records a
-    /// warning that names the registration probably meant (`any Clock`, where `SystemClock` was overridden).
+    /// warning that names the registration probably meant (`any Clock`, where `SystemClock` was overridden). An
+    /// override takes no runtime arguments, so it cannot replace a registration that takes some: the warning
+    /// then gives the registration to make in ``container(_:)`` instead.
     ///
     /// - Parameters:
     ///   - type: The service to replace.

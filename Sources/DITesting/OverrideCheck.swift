@@ -21,8 +21,18 @@ enum OverrideCheck {
         if let meant = context.closeRegistrations().first {
             let registration = meant.registration
             let key = ServiceName.key(registration.serviceType, name: registration.name)
-            message += " \(meant.container) registers \(registration.displayName) (\(registration.location)): to "
-                + "replace that, override it: .override(\(key)) { … }."
+            if registration.argumentTypes.isEmpty {
+                message += " \(meant.container) registers \(registration.displayName) (\(registration.location)): "
+                    + "to replace that, override it: .override(\(key)) { … }."
+            } else {
+                // The key of a registration includes its argument types, and an override takes none.
+                let taking = registration.argumentTypes.count == 1 ? "an argument" : "arguments"
+                message += " \(meant.container) registers \(registration.displayName) taking \(taking) "
+                    + "(\(registration.argumentList)) (\(registration.location)), "
+                    + "which an override, taking none, cannot replace: register it with the same "
+                    + "\(registration.argumentLabel) in the test container instead: .container { try "
+                    + "$0.register(\(key)) { (r: any Resolver, \(registration.argumentParameters)) in … } }."
+            }
         } else {
             message += " Override the key the app registers (print(app.graph().text()) lists them), or, to add a "
                 + "service for this test, register it in .container { … }."

@@ -77,6 +77,32 @@ import Testing
         #expect(feature.on)
     }
 
+    /// A registration's key includes its runtime arguments, so an override (which takes none) cannot replace a
+    /// registration that takes some: the warning says so, and gives the registration that does.
+    @Test func overridingAServiceThatTakesArgumentsSaysHowToReplaceIt() async throws {
+        struct Receipt: Sendable { let order: String; let test: Bool }
+        let app = try Self.app()
+        try app.register(Receipt.self) { (_: any Resolver, order: String) in Receipt(order: order, test: false) }
+        let (reports, _) = try await Self.apply(.override(Receipt.self) { _ in Receipt(order: "", test: true) },
+                                                to: app) { _ in () }
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("app registers Receipt taking an argument (String) "
+            + "(DITestingTests/OverrideCheckTests.swift:85), which an override, taking none, cannot replace: "
+            + "register it with the same argument in the test container instead: .container { try "
+            + "$0.register(Receipt.self) { (r: any Resolver, argument: String) in … } }.") == true, "\(reports)")
+        // The advice, followed: the app's callers, which pass the argument, get the test's receipt.
+        let advised = IsolatedContainerTrait.container { container in
+            try container.register(Receipt.self) { (r: any Resolver, argument: String) in
+                Receipt(order: argument, test: true)
+            }
+        }
+        let (none, receipt) = try await Self.apply(advised, to: app) {
+            try $0.resolve(Receipt.self, argument: "A-1")
+        }
+        #expect(none.isEmpty, "\(none)")
+        #expect(receipt.test && receipt.order == "A-1")
+    }
+
     /// What an outer trait registered, or an ancestor of the base, counts as something to replace.
     @Test func anOverrideOfWhatAnOuterTraitOrAnAncestorRegisteredDoesNotWarn() async throws {
         let app = try Self.app()

@@ -81,7 +81,8 @@ package final class LookupContext: Sendable {
         var dependencyFix: (@Sendable (Dependent) -> String)? = nil
         /// For a registration in another container tree: the name of the container that holds it.
         var otherTree: String? = nil
-        /// For another name or a related type visible from here: the registration, and the container that holds it.
+        /// For another name, another argument list or a related type visible from here: the registration, and the
+        /// container that holds it.
         var meant: (registration: Registration, container: String)? = nil
     }
 
@@ -91,8 +92,8 @@ package final class LookupContext: Sendable {
     /// The container of another tree that registers the service, when it is the likeliest close match.
     package var likeliestOtherTree: String? { matches().first?.otherTree }
 
-    /// The visible registrations that were probably meant — another name of the type, a related type (`any Clock`
-    /// for `SystemClock`) — likeliest first, each with the container that holds it.
+    /// The visible registrations that were probably meant — another name or argument list of the type, a related
+    /// type (`any Clock` for `SystemClock`) — likeliest first, each with the container that holds it.
     package func closeRegistrations() -> [(registration: Registration, container: String)] {
         matches().compactMap(\.meant)
     }
@@ -148,7 +149,9 @@ package final class LookupContext: Sendable {
             where registration.key != key && registration.key.keyPath == 0 && seen.insert(registration.key).inserted {
                 let sameType = registration.key.type == key.type
                 if sameType && registration.key.arguments != key.arguments && registration.key.name == key.name {
-                    found.append(argumentMatch(registration, in: owner))
+                    var match = argumentMatch(registration, in: owner)
+                    match.meant = (registration, owner.name)
+                    found.append(match)
                 } else if sameType && registration.key.arguments == key.arguments {
                     sameTypeCount += 1
                     var match = nameMatch(registration, in: owner)

@@ -90,10 +90,6 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
         // An alias takes the registration's name unless it is given one.
         let name = name ?? registration.key.name
         let (shown, aliasShown) = (registration.displayName, ServiceName.describe(alias, name: name))
-        let types = registration.argumentTypes.map(ServiceName.readable)
-        let parameters = types.count == 1
-            ? "argument: \(types[0])"
-            : zip("abcdefghijklmnopqrstuvwxyz", types).map { "\($0): \($1)" }.joined(separator: ", ")
         let label = registration.argumentLabel
         return RegistrationError(
             code: .typeMismatch,
@@ -105,7 +101,8 @@ public struct RegistrationError: Error, Sendable, CustomStringConvertible {
                 + "(\(registration.argumentList)), registered at \(registration.location), and an alias is "
                 + "resolved without them, so every resolve of \(aliasShown) would fail. Register "
                 + "\(ServiceName.metatype(alias)) with the same \(label), building \(shown) in its factory — try "
-                + "container.register(\(ServiceName.key(alias, name: name))) { (r: any Resolver, \(parameters)) in "
+                + "container.register(\(ServiceName.key(alias, name: name))) { (r: any Resolver, "
+                + "\(registration.argumentParameters)) in "
                 + "… } — or resolve \(shown) with its \(label) where you need \(aliasShown)."
         )
     }

@@ -179,4 +179,12 @@ package final class Registration: Sendable {
 
     /// The label `resolve` passes the runtime arguments with: `argument` for one, `arguments` for more.
     package var argumentLabel: String { argumentTypes.count == 1 ? "argument" : "arguments" }
+
+    /// The runtime arguments as the parameters of a factory that takes them, after its resolver:
+    /// `argument: String` for one, `a: String, b: Int` for more.
+    package var argumentParameters: String {
+        let types = argumentTypes.map(ServiceName.readable)
+        guard types.count != 1 else { return "argument: \(types[0])" }
+        return zip("abcdefghijklmnopqrstuvwxyz", types).map { "\($0): \($1)" }.joined(separator: ", ")
+    }
 }
