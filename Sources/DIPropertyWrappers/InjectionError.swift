@@ -118,7 +118,22 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
     /// ```
     public var description: String {
         guard let underlying else { return "InjectionError.\(code): \(message)" }
+        if let resolutionError, let wrapperFix {
+            return "InjectionError.\(code): \(message)\n\(resolutionError.description(fix: wrapperFix))"
+        }
         return "InjectionError.\(code): \(message)\n\(underlying)"
+    }
+
+    /// The way out written in the wrapper, when the registration probably meant is of the very type under another
+    /// name (or none): the wrapper names the key, so a `resolve` call is not what to change.
+    private var wrapperFix: String? {
+        guard let error = resolutionError, error.code == .notRegistered, error.path.count <= 1,
+              ["@Inject", "@LazyInject", "@WeakLazyInject"].contains(wrapper),
+              let meant = error.likeliestRegistration, meant.registration.serviceType == requestedType,
+              meant.registration.argumentTypes.isEmpty
+        else { return nil }
+        guard let name = meant.registration.name else { return "write \(wrapper) without name: at \(location)" }
+        return "write \(wrapper)(name: \"\(name)\") at \(location)"
     }
 
     package init(

@@ -116,7 +116,9 @@ private struct NeedsMissingKey {
         #expect(text.contains("ResolutionError.notRegistered: Cannot resolve Database \"primray\""))
         #expect(text.contains("searched:  feature → app"))
         #expect(text.contains("Did you mean \"primary\"?"))
-        #expect(text.contains("fix:       pass name: \"primary\": try container.resolve(Database.self, name: \"primary\")"))
+        // The name is written in the wrapper, so that is where the fix goes, not in a resolve call.
+        #expect(text.contains("fix:       write @Inject(name: \"primary\") at App/Model.swift:12"), "\(text)")
+        #expect(!text.contains("container.resolve("), "\(text)")
     }
 
     /// The classic slip: the owner made outside `withContainer(_:)`, so its wrappers resolve from

@@ -135,6 +135,23 @@ private struct Handler {
         #expect(report.$cache.isResolved)
     }
 
+    /// A wrapper names its key itself, so the way out of a wrong name is written in the wrapper.
+    @Test func aNameTheContainerDoesNotRegisterIsFixedInTheWrapper() throws {
+        let app = Container(name: "app")
+        try app.register(Database.self) { _ in Database(name: "unnamed") }
+        let report = withContainer(app) { Report() }
+        let error = try #require(throws: InjectionError.self) { try report.$database.resolve() }
+        #expect(error.description.hasSuffix("fix:       write @LazyInject without name: at "
+            + "DIPropertyWrappersTests/LazyInjectTests.swift:\(Report.databaseLine)"), "\(error)")
+        // A registration that takes runtime arguments is not one a wrapper's name can reach: no such fix.
+        let other = Container(name: "other")
+        try other.register(Database.self, name: "primary") { (_: any Resolver, name: String) in Database(name: name) }
+        let owner = withContainer(other) { Report() }
+        let missing = try #require(throws: InjectionError.self) { try owner.$database.resolve() }
+        #expect(missing.description.contains("close matches:"), "\(missing)")
+        #expect(!missing.description.contains("write @LazyInject"), "\(missing)")
+    }
+
     @Test func throwingAccessorReportsTheDiagnosticAndTheDeclaration() throws {
         let empty = Container(name: "empty")
         let report = withContainer(empty) { Report() }

@@ -124,6 +124,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// lookup in `Container.shared`'s tree, for the property wrappers' first line).
     package var likeliestOtherTree: String? { context?.likeliestOtherTree }
 
+    /// The visible registration that was probably meant, when there is one, with the container that holds it: for
+    /// a property wrapper's way out, which is written in the wrapper.
+    package var likeliestRegistration: (registration: Registration, container: String)? {
+        context?.closeRegistrations().first
+    }
+
     /// The headline: one sentence naming the service and what went wrong.
     public var message: String {
         let headline: String
@@ -163,6 +169,12 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// The whole diagnosis: the headline, the path with where each step was registered, the containers
     /// searched, close matches and the way out.
     public var description: String {
+        description(fix: context?.fix(code: code, neededBy: LookupContext.Dependent(of: path)))
+    }
+
+    /// The whole diagnosis with `fix` as its way out: a property wrapper's request is changed in the wrapper, not
+    /// in a `resolve` call.
+    package func description(fix: String?) -> String {
         var lines = ["ResolutionError.\(code): \(message)"]
         // A chain that reached the depth limit has hundreds of steps: its ends say where it starts and where
         // it loops, the middle is left out.
@@ -204,7 +216,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             lines.append("  close matches:")
             lines += suggestions.map { "    - \($0)" }
         }
-        if let fix = context?.fix(code: code, neededBy: LookupContext.Dependent(of: path)) {
+        if let fix {
             lines.append("  fix:       \(fix)")
         }
         return lines.joined(separator: "\n")
