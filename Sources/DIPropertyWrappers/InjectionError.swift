@@ -128,7 +128,7 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
     /// name (or none): the wrapper names the key, so a `resolve` call is not what to change.
     private var wrapperFix: String? {
         guard let error = resolutionError, error.code == .notRegistered, error.path.count <= 1,
-              ["@Inject", "@LazyInject", "@WeakLazyInject"].contains(wrapper),
+              ["@Inject", "@LazyInject", "@WeakLazyInject", "@Injection"].contains(wrapper),
               let meant = error.likeliestRegistration, meant.registration.serviceType == requestedType,
               meant.registration.argumentTypes.isEmpty
         else { return nil }

@@ -66,6 +66,14 @@ private final class ProfileModel: ContainerProviding {
         #expect(error.wrapper == "@Injection")
         #expect(error.description.contains("@Injection at App/Checkout.swift:9 could not inject Database \"primary\""))
         #expect(error.resolutionError?.code == .notRegistered)
+        // Under another name the fix goes in the wrapper.
+        let app = Container(name: "app")
+        try app.register(Database.self, name: "replica") { _ in Database(name: "replica") }
+        let renamed = try #require(throws: InjectionError.self) {
+            try Injection<Database>(name: "primary", fileID: "App/Checkout.swift", line: 9).resolve(from: app)
+        }
+        #expect(renamed.description.hasSuffix("fix:       write @Injection(name: \"replica\") at App/Checkout.swift:9"),
+                "\(renamed)")
     }
 
     @MainActor @Test func worksInObservableMainActorClasses() throws {
