@@ -378,6 +378,27 @@ import Testing
         #expect(deep.map(\.container) == ["app"])
     }
 
+    /// A singleton is built where it is registered whoever resolves it, so a tagged asker does not help it: the
+    /// advice is the lifetime, and following it makes the graph valid from the tagged child.
+    @Test func aSingletonThatNeedsAMatchingServiceIsToldToChangeItsLifetime() throws {
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("session"), fileID: "App/Session.swift", line: 2) { _ in
+            Session()
+        }
+        try app.autoregister(Cart.self, scope: .singleton, fileID: "App/Cart.swift", line: 5, initializer: Cart.init)
+        let session = app.child(name: "session", tags: ["session"])
+        let finding = try #require(session.validate().findings.first { $0.id == .matching })
+        #expect(finding.help == "Cart is a singleton service of app, so it is built in app whichever container "
+            + "resolves it, and no \"session\" tag is on its way: give Cart a lifetime no longer than Session's (such "
+            + "as .matching(\"session\")), so that it is built where that tag is seen, or give Session a lifetime "
+            + "that does not need one.")
+        #expect(throws: ResolutionError.self) { try session.resolve(Cart.self) }
+        try app.autoregister(Cart.self, scope: .matching("session"), fileID: "App/Cart.swift", line: 5,
+                             initializer: Cart.init)
+        #expect(session.validate().findings.filter { $0.id == .matching }.isEmpty)
+        _ = try session.resolve(Cart.self)
+    }
+
     /// An app singleton that needs a `.matching("session")` service has no tagged container on its path, also
     /// when it is asked from below the tagged session container: the app builds it. A test container made from
     /// there finds that as the tree does, statically and at run time (it carries the session's tag, but its

@@ -237,8 +237,12 @@ extension ResolutionError {
         guard code == .scopeUnavailable, let needed = path.last, let scope = needed.scope else {
             return switched + "; registrations in \(asked) do not apply to it."
         }
-        return switched + ", and the tags of \(asked) are not on their way. Give \(owner) a lifetime no longer than "
-            + "\(needed)'s (such as .\(scope)), so that it is built where that tag is seen."
+        // The lifetime's detail advises the kept service itself when it is the one that needs the tagged service:
+        // the note then only says why the asker's tags did not count, without saying it twice.
+        let advice = "Give \(owner) a lifetime no longer than \(needed)'s"
+        if detail?.contains(advice) == true { return switched + ", and the tags of \(asked) are not on their way." }
+        return switched + ", and the tags of \(asked) are not on their way. \(advice) (such as .\(scope)), so that it "
+            + "is built where that tag is seen."
     }
 
     /// This error as the top-level request made to `container` throws it: it remembers where the request started.
