@@ -26,9 +26,8 @@ enum OverrideCheck {
                     + "to replace that, override it: .override(\(key)) { … }."
             } else {
                 // The key of a registration includes its argument types, and an override takes none.
-                let taking = registration.argumentTypes.count == 1 ? "an argument" : "arguments"
-                message += " \(meant.container) registers \(registration.displayName) taking \(taking) "
-                    + "(\(registration.argumentList)) (\(registration.location)), "
+                message += " \(meant.container) registers \(registration.displayName) taking "
+                    + "\(registration.argumentsTaken) (\(registration.location)), "
                     + "which an override, taking none, cannot replace: register it with the same "
                     + "\(registration.argumentLabel) in the test container instead: .container { try "
                     + "$0.register(\(key)) { (r: any Resolver, \(registration.argumentParameters)) in … } }."

@@ -81,7 +81,7 @@ protocol Document: Sendable {
         let error = try #require(throws: ResolutionError.self) { try app.resolve(Report.self, arguments: "Q1", 2) }
         #expect(error.code == .argumentMismatch)
         let plain = try #require(throws: ResolutionError.self) { try app.resolve(Report.self) }
-        #expect(plain.suggestions.contains { $0.contains("takes arguments (String)") })
+        #expect(plain.suggestions.contains { $0.contains("takes an argument (String)") })
     }
 
     @Test func argumentFactoriesResolveDependenciesFromTheAskingContainer() throws {

@@ -285,7 +285,8 @@ extension ServiceKeys {
             }
         }
         #expect(error.code == .argumentMismatch)
-        #expect(error.message.contains("takes arguments (String)"), "\(error)")
+        #expect(error.message.contains("takes an argument (String). Pass an argument of that type with "
+            + "resolve(_:argument:)."), "\(error)")
         let fix = call == .wrongTypeThroughResolver
             ? "fix:       in the factory of Wrapper (DICoreTests/BadInputMatrixTests.swift:\(wrapperLine)), pass its "
                 + "argument: try r.resolve(Report.self, argument: <String>)"

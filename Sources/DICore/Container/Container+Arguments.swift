@@ -121,9 +121,7 @@ extension Container {
             }.map { ($0, container) }
         }.first
         guard let (other, owner) = nearest else { return missing(key, type, checkingArguments: false) }
-        let taking = other.argumentTypes.isEmpty
-            ? "no arguments"
-            : "arguments (\(other.argumentList))"
+        let taking = other.argumentsTaken
         let called = arguments.map { "with arguments of type \(ServiceName.readable($0))" } ?? "without arguments"
         // The path ends at the registration that takes other arguments, where it is, not at "not found".
         let path = ResolutionStack.current.path(then: PathElement(other, requested: type, in: owner))
@@ -139,7 +137,9 @@ extension Container {
         }
         let advice = other.argumentTypes.isEmpty
             ? "Resolve it without arguments."
-            : "Pass arguments of those types, in that order, with resolve(_:\(other.argumentLabel):)."
+            : other.argumentTypes.count == 1
+                ? "Pass an argument of that type with resolve(_:argument:)."
+                : "Pass arguments of those types, in that order, with resolve(_:arguments:)."
         return ResolutionError(
             code: .argumentMismatch,
             requestedType: type,

@@ -275,7 +275,7 @@ package final class LookupContext: Sendable {
         return Match(
             distance: 0,
             rank: 0,
-            sentence: "\(shown) takes arguments (\(registration.argumentList)) in \(owner.name) "
+            sentence: "\(shown) takes \(registration.argumentsTaken) in \(owner.name) "
                 + "(\(registration.location)): pass \(taking.count == 1 ? "it" : "them") with "
                 + "resolve(_:\(label):).",
             fix: "pass its \(label): \(call), \(label): \(placeholders))",

@@ -180,6 +180,15 @@ package final class Registration: Sendable {
     /// The label `resolve` passes the runtime arguments with: `argument` for one, `arguments` for more.
     package var argumentLabel: String { argumentTypes.count == 1 ? "argument" : "arguments" }
 
+    /// What the registration takes, after "takes": `an argument (String)`, `arguments (String, Int)`, `no arguments`.
+    package var argumentsTaken: String {
+        switch argumentTypes.count {
+        case 0: "no arguments"
+        case 1: "an argument (\(argumentList))"
+        default: "arguments (\(argumentList))"
+        }
+    }
+
     /// The runtime arguments as the parameters of a factory that takes them, after its resolver:
     /// `argument: String` for one, `a: String, b: Int` for more.
     package var argumentParameters: String {
