@@ -232,21 +232,15 @@ extension GraphAnalysis {
                         else { continue }
                         let tag = Self.matchingTag(dependency.scope) ?? "?"
                         let from = containers[node.context].name
-                        let holderScope = scopes[scopeOf[node.service]]
-                        // A holder kept where it is registered is built there whoever asks: no tagged asker helps.
-                        let help = holderScope.buildsWhereAsked || holderScope.tag != nil
-                            ? "Resolve \(holder.display) from a container tagged \"\(tag)\" (or a descendant), "
+                        let reached = path(to: id)
+                        let help = KeptOnTheWay.advice(path: reached, needed: display, tag: tag)
+                            ?? "Resolve \(holder.display) from a container tagged \"\(tag)\" (or a descendant), "
                                 + "or give \(display) a lifetime that does not need one."
-                            : "\(holder.display) is a \(holder.scope) service of \(from), so it is built in \(from) "
-                                + "whichever container resolves it, and no \"\(tag)\" tag is on its way: give "
-                                + "\(holder.display) a lifetime no longer than \(display)'s (such as "
-                                + ".matching(\"\(tag)\")), so that it is built where that tag is seen, or give "
-                                + "\(display) a lifetime that does not need one."
                         add(Finding(
                             id: .matching, severity: .error, service: dependency.display, container: from,
                             message: "\(holder.display) needs \(display), whose lifetime is \(dependency.scope), but "
                                 + "no container on the path from \(from) is tagged \"\(tag)\".",
-                            path: path(to: id) + [element(target, in: node.context)],
+                            path: reached + [element(target, in: node.context)],
                             help: help
                         ), about: node.service)
                         continue

@@ -61,12 +61,6 @@ enum ScopeErrors {
         )
     }
 
-    /// Whether a service of the scope named `scope` is built for the container that asks (or the nearest tagged one
-    /// on its way up), not in the container that registers it.
-    private static func buildsForAsker(_ scope: String) -> Bool {
-        [Scope.transient, .graph, .scoped].contains { $0.name == scope } || scope.hasPrefix("matching(")
-    }
-
     static func noTaggedContainer(
         _ tag: String,
         _ registration: Registration,
@@ -75,20 +69,10 @@ enum ScopeErrors {
         path: [PathElement]
     ) -> ResolutionError {
         let searched = requestedFrom.ancestry.map(\.name)
-        let shown = registration.displayName
-        var advice = "Resolve it from a container created with tags: [\"\(tag)\"] or from one of its descendants (for "
-            + "example \(registeredIn.name).child(name: \"\(tag)\", tags: [\"\(tag)\"])), or register it with another "
-            + "scope."
-        // A dependent kept where it is registered (a singleton) is built there whichever container asks for it:
-        // no tagged asker helps it.
-        if let dependent = path.last, let scope = dependent.scope, !buildsForAsker(scope),
-           let home = dependent.container
-        {
-            advice = "\(dependent) needs it, and is a \(scope) service of \(home), built in \(home) whichever "
-                + "container resolves it. Give \(dependent) a lifetime no longer than \(shown)'s (such as "
-                + ".matching(\"\(tag)\")), so that it is built where that tag is seen, or register \(shown) with "
+        let advice = KeptOnTheWay.advice(path: path, needed: registration.displayName, tag: tag)
+            ?? "Resolve it from a container created with tags: [\"\(tag)\"] or from one of its descendants (for "
+                + "example \(registeredIn.name).child(name: \"\(tag)\", tags: [\"\(tag)\"])), or register it with "
                 + "another scope."
-        }
         return ResolutionError(
             code: .scopeUnavailable,
             requestedType: registration.serviceType,

@@ -388,15 +388,30 @@ import Testing
         try app.autoregister(Cart.self, scope: .singleton, fileID: "App/Cart.swift", line: 5, initializer: Cart.init)
         let session = app.child(name: "session", tags: ["session"])
         let finding = try #require(session.validate().findings.first { $0.id == .matching })
-        #expect(finding.help == "Cart is a singleton service of app, so it is built in app whichever container "
-            + "resolves it, and no \"session\" tag is on its way: give Cart a lifetime no longer than Session's (such "
-            + "as .matching(\"session\")), so that it is built where that tag is seen, or give Session a lifetime "
-            + "that does not need one.")
+        #expect(finding.help == "Cart needs Session, and is a singleton service of app, built in app whichever "
+            + "container resolves it. Give Cart a lifetime no longer than Session's (such as .matching(\"session\")), "
+            + "so that it is built where that tag is seen, or register Session with another scope.")
         #expect(throws: ResolutionError.self) { try session.resolve(Cart.self) }
         try app.autoregister(Cart.self, scope: .matching("session"), fileID: "App/Cart.swift", line: 5,
                              initializer: Cart.init)
         #expect(session.validate().findings.filter { $0.id == .matching }.isEmpty)
         _ = try session.resolve(Cart.self)
+    }
+
+    /// Through a transient (built where its dependent is), the singleton is the one to change.
+    @Test func aSingletonThatNeedsAMatchingServiceThroughATransientIsTheOneAdvised() throws {
+        struct Checkout: Sendable { let cart: Cart }
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("session"), fileID: "App/Session.swift", line: 2) { _ in
+            Session()
+        }
+        try app.autoregister(Checkout.self, scope: .singleton, fileID: "App/Checkout.swift", line: 4,
+                             initializer: Checkout.init)
+        try app.autoregister(Cart.self, fileID: "App/Cart.swift", line: 5, initializer: Cart.init)
+        let session = app.child(name: "session", tags: ["session"])
+        let finding = try #require(session.validate().findings.first { $0.id == .matching })
+        #expect(finding.help.hasPrefix("Checkout needs Session through Cart, and is a singleton service of app"),
+                "\(finding)")
     }
 
     /// An app singleton that needs a `.matching("session")` service has no tagged container on its path, also

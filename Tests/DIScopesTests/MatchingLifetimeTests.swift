@@ -88,9 +88,9 @@ import Testing
         #expect(error.code == .scopeUnavailable)
         // The detail advises Page's lifetime (never "resolve it from a tagged container": alice is one), and the
         // note says why alice's tag did not count, without repeating the advice.
-        let advice = "Page needs it, and is a singleton service of app, built in app whichever container resolves "
-            + "it. Give Page a lifetime no longer than AppRouter's (such as .matching(\"session\")), so that it is "
-            + "built where that tag is seen, or register AppRouter with another scope."
+        let advice = "Page needs AppRouter, and is a singleton service of app, built in app whichever container "
+            + "resolves it. Give Page a lifetime no longer than AppRouter's (such as .matching(\"session\")), so "
+            + "that it is built where that tag is seen, or register AppRouter with another scope."
         #expect(error.message.hasSuffix(advice), "\(error)")
         #expect(error.description.hasSuffix(
             "note:      Page is a singleton service of app, so its dependencies are resolved in app, not in alice "
@@ -101,6 +101,25 @@ import Testing
         let fromApp = try #require(throws: ResolutionError.self) { try app.resolve(Page.self) }
         #expect(fromApp.message.hasSuffix(advice), "\(fromApp)")
         // The advice works.
+        try app.autoregister(Page.self, scope: .matching("session"), initializer: Page.init)
+        _ = try alice.resolve(Page.self)
+    }
+
+    /// Through a transient, which is built where its dependent is, the singleton is still what decides.
+    @Test func aSingletonNeedingATaggedServiceThroughATransientIsTheOneAdvised() throws {
+        final class Layout: Sendable { init(_ router: AppRouter) {} }
+        final class Page: Sendable { init(_ layout: Layout) {} }
+        let app = Container(name: "app")
+        try app.register(AppRouter.self, scope: .matching("session")) { _ in AppRouter() }
+        try app.autoregister(Layout.self, initializer: Layout.init)
+        try app.autoregister(Page.self, scope: .singleton, initializer: Page.init)
+        let alice = app.child(name: "alice", tags: ["session"])
+        let error = try #require(throws: ResolutionError.self) { try alice.resolve(Page.self) }
+        #expect(error.message.hasSuffix("Page needs AppRouter through Layout, and is a singleton service of app, built "
+            + "in app whichever container resolves it. Give Page a lifetime no longer than AppRouter's (such as "
+            + ".matching(\"session\")), so that it is built where that tag is seen, or register AppRouter with "
+            + "another scope."), "\(error)")
+        #expect(error.description.hasSuffix("and the tags of alice are not on their way."), "\(error)")
         try app.autoregister(Page.self, scope: .matching("session"), initializer: Page.init)
         _ = try alice.resolve(Page.self)
     }

@@ -1,0 +1,29 @@
+/// The way out for a `.matching(tag)` service reached where no container carries its tag, when a service kept where
+/// it is registered (a singleton) is on the way to it: that service is built in its own container whichever
+/// container resolves it, so no tagged asker can help it, and its lifetime is what to change. Worded once, for the
+/// resolve error and for `validate()`'s DI-MATCHING.
+package enum KeptOnTheWay {
+    /// Whether a service of the lifetime named `scope` is built for the container that asks (`transient`, `graph`,
+    /// `scoped`) or in the nearest tagged container on its way up (`matching(…)`), not where it is registered
+    /// (`singleton`, `cached`, `weak`, a custom scope).
+    package static func buildsForAsker(_ scope: String) -> Bool {
+        ["transient", "graph", "scoped"].contains(scope) || scope.hasPrefix("matching(")
+    }
+
+    /// The advice for `needed`, a service of `.matching(tag)`, reached by `path` (the steps before it), when the
+    /// last step that decides where the rest is built — not a transient or a `graph` service, which are built
+    /// where their dependent is, nor a relationship used later — is kept where it is registered; `nil` otherwise,
+    /// when resolving from a container with the tag is the way out.
+    package static func advice(path: [PathElement], needed: String, tag: String) -> String? {
+        guard let index = path.lastIndex(where: { !$0.isDeferred && !["transient", "graph"].contains($0.scope) }),
+              let scope = path[index].scope, !buildsForAsker(scope), let home = path[index].container
+        else { return nil }
+        let keeper = path[index]
+        let between = path[(index + 1)...].filter { !$0.isDeferred }.map(\.description)
+        let through = between.isEmpty ? "" : " through \(between.joined(separator: " → "))"
+        return "\(keeper) needs \(needed)\(through), and is a \(scope) service of \(home), built in \(home) "
+            + "whichever container resolves it. Give \(keeper) a lifetime no longer than \(needed)'s (such as "
+            + ".matching(\"\(tag)\")), so that it is built where that tag is seen, or register \(needed) with "
+            + "another scope."
+    }
+}
