@@ -92,7 +92,9 @@ if [ "$pin" -eq 1 ]; then
     server_on=(taskset -c "1-$(( $(nproc) - 1 ))")
 fi
 # Busy and total jiffies of every core, one "cpuN busy total" line each (/proc/stat: idle and iowait are idle).
-core_times() { awk '$1 ~ /^cpu[0-9]+$/ { print $1, $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+core_times() {
+    awk '$1 ~ /^cpu[0-9]+$/ { busy = $2 + $3 + $4 + $7 + $8 + $9; print $1, busy, busy + $5 + $6 }' /proc/stat
+}
 
 echo "== Building shop-server (release)"
 swift build -c release --scratch-path .build-release --product shop-server

@@ -135,11 +135,11 @@ extension Container {
                     + "\(other.location) takes \(taking). Inject \(fitting) instead."
             )
         }
-        let advice = other.argumentTypes.isEmpty
-            ? "Resolve it without arguments."
-            : other.argumentTypes.count == 1
-                ? "Pass an argument of that type with resolve(_:argument:)."
-                : "Pass arguments of those types, in that order, with resolve(_:arguments:)."
+        let advice = switch other.argumentTypes.count {
+        case 0: "Resolve it without arguments."
+        case 1: "Pass an argument of that type with resolve(_:argument:)."
+        default: "Pass arguments of those types, in that order, with resolve(_:arguments:)."
+        }
         return ResolutionError(
             code: .argumentMismatch,
             requestedType: type,
