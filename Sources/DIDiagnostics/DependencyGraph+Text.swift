@@ -21,13 +21,16 @@ extension DependencyGraph {
     /// `AsyncProvider<X>`), `[assisted]` for `Provider<X, Argument>`, `[collection]` for `All<X>`. Findings are
     /// listed in brackets by ID; a graph made with `instantiating: true` also names the type each service was
     /// built as, when it differs (`[implementation: ConsoleLogger]`). A closed container is labelled `(closed)`,
-    /// and a graph made from one ends with its DI-CLOSED finding.
+    /// and a graph made from one ends with its DI-CLOSED finding. A line break or another control character
+    /// in a container's or a service's name is written as its escape (`app\nmain`), so that each line of the
+    /// tree stays one line.
     ///
     /// - Returns: The tree, one line per container, registration and edge, ending with a summary line.
     public func text() -> String {
         // Each type is named once, and measured once: naming a type costs more than the rest of the
         // rendering. The lines go straight into one string, which is what a caller gets anyway.
-        let names = services.map(\.display)
+        // Names are the user's strings: one holding a line break would break the tree's lines.
+        let names = services.map(\.display.onOneLine)
         let widths = names.map(\.columnWidth)
         let scopeWidths = services.map(\.scope.columnWidth)
         var text = TextBuffer(capacity: services.count * 120 + edges.count * 100)
@@ -75,7 +78,7 @@ extension DependencyGraph {
         let head = branch.map { $0 ? "└── " : "├── " } ?? ""
         text += prefix
         text += head
-        text += containerLabel(index)
+        text += containerLabel(index).onOneLine
         text += "\n"
         let inner = prefix + (branch.map { $0 ? "    " : "│   " } ?? "")
         let width = container.services.map { widths.names[$0] }.max() ?? 0
@@ -125,7 +128,9 @@ extension DependencyGraph {
         if let implementation = node.implementation { result.append("implementation: \(implementation)") }
         if !node.arguments.isEmpty { result.append("arguments: \(node.arguments.joined(separator: ", "))") }
         if node.isAsync { result.append("async") }
-        if let hidden = node.shadows { result.append("shadows \(containers[services[hidden].container].name)") }
+        if let hidden = node.shadows {
+            result.append("shadows \(containers[services[hidden].container].name.onOneLine)")
+        }
         result += (marks[service] ?? []).map(\.rawValue)
         return result
     }
@@ -134,21 +139,21 @@ extension DependencyGraph {
     /// `→ Cache (missing)` or `→ Cache (app) [deferred]`.
     private func append(_ edge: Edge, names: [String], to text: inout TextBuffer) {
         if let to = edge.to {
-            let place = containers[services[to].container].name
+            let place = containers[services[to].container].name.onOneLine
             switch edge.kind {
             case .alias:
                 text += "= alias of "
                 text += names[to]
             case .declared, .observed:
                 text += "→ "
-                text += edge.label.same(as: services[to].label) ? names[to] : edge.dependency
+                text += edge.label.same(as: services[to].label) ? names[to] : edge.dependency.onOneLine
             }
             text += " ("
             text += place
             text += edge.kind == .observed ? ", observed)" : ")"
         } else {
             text += "→ "
-            text += edge.dependency
+            text += edge.dependency.onOneLine
             text += " (missing)"
         }
         if edge.relationship != .direct {

@@ -34,3 +34,27 @@ extension String {
         return result
     }
 }
+
+extension String {
+    /// The string on one line: a line break, a tab or another control character in it (a container named
+    /// `"app\nmain"`) written as its escape (`app\nmain`), so that it cannot break a line-based layout.
+    var onOneLine: String {
+        if !unicodeScalars.contains(where: Self.isControl) { return self }
+        var result = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where Self.isControl(scalar): result += scalar.escaped(asASCII: true)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// C0 and C1 control characters, which include the line breaks other than `\n` (U+0085).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}

@@ -68,8 +68,10 @@ protocol Document: Sendable {
         try app.register(Report.self) { (_: any Resolver, quarter: String) in Report(quarter: quarter, page: 1) }
         let error = try #require(throws: ResolutionError.self) { try app.resolve(Report.self, argument: 2026) }
         #expect(error.code == .argumentMismatch)
-        #expect(error.description.contains("Int"))
-        #expect(error.description.contains("String"))
+        #expect(error.description.contains(
+            "It was called with an argument (Int), but the registration at DICoreTests/ArgumentTests.swift:"
+        ), "\(error)")
+        #expect(error.description.contains("takes an argument (String)"), "\(error)")
         // The path ends at the registration that takes other arguments, not at "not found".
         #expect(error.path.last?.location?.fileID == "DICoreTests/ArgumentTests.swift", "\(error)")
         #expect(!error.description.contains("not found"), "\(error)")
@@ -80,6 +82,7 @@ protocol Document: Sendable {
         try app.register(Report.self) { (_: any Resolver, quarter: String) in Report(quarter: quarter, page: 1) }
         let error = try #require(throws: ResolutionError.self) { try app.resolve(Report.self, arguments: "Q1", 2) }
         #expect(error.code == .argumentMismatch)
+        #expect(error.description.contains("It was called with arguments (String, Int), but"), "\(error)")
         let plain = try #require(throws: ResolutionError.self) { try app.resolve(Report.self) }
         #expect(plain.suggestions.contains { $0.contains("takes an argument (String)") })
     }

@@ -67,13 +67,16 @@ import Testing
         try app.register(Receipt.self) { _ in Receipt() }
         let cases: [(ask: () throws -> Any, says: String, fits: String)] = [
             ({ try app.resolve(Provider<Report, Int>.self) },
-             "Provider<Report, Int> asks for it with arguments of type Int", "Inject Provider<Report, String> instead."),
+             "Provider<Report, Int> asks for it with an argument (Int)", "Inject Provider<Report, String> instead."),
             ({ try app.resolve(Provider<Report>.self) }, "Provider<Report> asks for it without arguments",
              "Inject Provider<Report, String> instead."),
             ({ try app.resolve(Lazy<Report>.self) }, "Lazy<Report> asks for it without arguments",
              "Inject Provider<Report, String> instead."),
             ({ try app.resolve(Provider<Receipt, Int>.self) }, "takes no arguments",
              "Inject Provider<Receipt> instead."),
+            ({ try app.resolve(Provider<Report, Int, Int>.self) },
+             "Provider<Report, Int, Int> asks for it with arguments (Int, Int)",
+             "Inject Provider<Report, String> instead."),
         ]
         for (ask, says, fits) in cases {
             let error = try #require(throws: ResolutionError.self) { _ = try ask() }

@@ -158,6 +158,26 @@ import Testing
         #expect(mermaid.split(separator: "\n").allSatisfy { !$0.hasPrefix("c") }, "\(mermaid)")
     }
 
+    /// In the text tree a line break, a tab or another control character in a name is written as its escape,
+    /// so that the name cannot break the tree's lines; the other characters are kept as they are.
+    @Test func textKeepsEachNameOnItsLine() throws {
+        let app = Container(name: "app\nmain")
+        let child = app.child(name: "request\t1\u{85}", tags: ["a\rb"])
+        try app.register(Int.self, name: "é\nx", fileID: "App/Setup.swift", line: 1) { _ in 1 }
+        try child.register(Int.self, name: "é\nx", fileID: "App/Setup.swift", line: 2) { _ in 2 }
+        try child.register(String.self, fileID: "App/Setup.swift", line: 3) { r in
+            "\(try r.resolve(Int.self, name: "é\nx"))"
+        }
+        #expect(app.graph().text() == """
+            app\\nmain
+            ├── Int "é\\nx"  transient  App/Setup.swift:1  [DI-OPAQUE]
+            └── request\\t1\\u{0085} [tags: a\\rb]
+                ├── Int "é\\nx"  transient  App/Setup.swift:2  [shadows app\\nmain]  [DI-SHADOW]  [DI-OPAQUE]
+                └── String      transient  App/Setup.swift:3  [DI-OPAQUE]
+            3 registrations in 2 containers; findings: 0 errors, 0 warnings, 2 notes.
+            """)
+    }
+
     @Test func dotHasAClusterPerContainerAndRedErrors() throws {
         let (app, children) = try Self.brokenTree()
         defer { withExtendedLifetime(children) {} }

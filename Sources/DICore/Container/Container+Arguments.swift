@@ -122,7 +122,13 @@ extension Container {
         }.first
         guard let (other, owner) = nearest else { return missing(key, type, checkingArguments: false) }
         let taking = other.argumentsTaken
-        let called = arguments.map { "with arguments of type \(ServiceName.readable($0))" } ?? "without arguments"
+        let called = switch arguments {
+        case nil: "without arguments"
+        // One argument's tuple type is the argument's own type.
+        case let arguments? where TypeKind(arguments) == .value("a tuple"):
+            "with arguments (\(ServiceName.argumentList(arguments)))"
+        case let argument?: "with an argument (\(ServiceName.readable(argument)))"
+        }
         // The path ends at the registration that takes other arguments, where it is, not at "not found".
         let path = ResolutionStack.current.path(then: PathElement(other, requested: type, in: owner))
         if let relationship {
