@@ -31,23 +31,32 @@ extension Container {
         return (registration, owner)
     }
 
-    /// Throws `typeMismatch` when `registration` is an alias its target's instance (in `box`) does not conform to.
+    /// Throws ``AliasMismatch`` when `registration` is an alias its target's instance (in `box`) does not
+    /// conform to.
     private func checkAlias(_ registration: Registration, target: Registration, box: AnyObject, owner: Container)
         throws
     {
         if target !== registration, let alias = registration.body as? any AliasChecking {
             let value = target.body.unbox(box)
             guard alias.accepts(value) else {
-                throw ResolutionError(
-                    code: .typeMismatch, requestedType: registration.serviceType, name: registration.name,
-                    path: [PathElement(registration, requested: registration.serviceType, in: owner)],
-                    detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
-                        + "\(ServiceName.readable(registration.serviceType)) at \(registration.location), but its "
-                        + "instance, a \(ServiceName.readable(type(of: value))), does not conform."
+                throw AliasMismatch(
+                    error: ResolutionError(
+                        code: .typeMismatch, requestedType: registration.serviceType, name: registration.name,
+                        path: [PathElement(registration, requested: registration.serviceType, in: owner)],
+                        detail: Container.aliasMismatchFacts(registration, target: target, value: value)
+                    ),
+                    help: Container.aliasMismatchAdvice(registration, value: value)
                 )
             }
         }
     }
+}
+
+/// An alias whose target's instance does not conform, found by building it: the error says what was declared
+/// and built, `help` the way out, which the finding prints on a line of its own (a resolve's error says both).
+struct AliasMismatch: Error {
+    let error: ResolutionError
+    let help: String
 }
 
 extension AliasBox: AliasChecking {

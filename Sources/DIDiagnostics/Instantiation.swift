@@ -186,12 +186,18 @@ struct Instantiation {
         _ owner: Container,
         _ original: Container
     ) {
-        let finding = (error as? ResolutionError).map { Self.finding(for: $0, in: original.name) } ?? Finding(
-            id: .build, severity: .error, service: registration.displayName, container: original.name,
-            message: "Building \(registration.displayName) failed: \(error).",
-            path: [PathElement(registration, requested: registration.serviceType, in: owner)],
-            help: "Fix the factory registered at \(registration.location)."
-        )
+        let finding = if let mismatch = error as? AliasMismatch {
+            Self.finding(for: mismatch.error, in: original.name, help: mismatch.help)
+        } else if let error = error as? ResolutionError {
+            Self.finding(for: error, in: original.name)
+        } else {
+            Finding(
+                id: .build, severity: .error, service: registration.displayName, container: original.name,
+                message: "Building \(registration.displayName) failed: \(error).",
+                path: [PathElement(registration, requested: registration.serviceType, in: owner)],
+                help: "Fix the factory registered at \(registration.location)."
+            )
+        }
         let says = [finding.id.rawValue, finding.message, finding.help]
             + finding.path.map { "\($0) \($0.scope ?? "") \($0.location.map { "\($0)" } ?? "")" }
         if reported.insert(says).inserted { findings.append(finding) }
@@ -220,7 +226,7 @@ struct Instantiation {
     }
 
     /// The finding for a resolution error met while building, by its code.
-    static func finding(for error: ResolutionError, in container: String) -> Finding {
+    static func finding(for error: ResolutionError, in container: String, help given: String? = nil) -> Finding {
         let id: Finding.ID
         let help: String
         switch error.code {
@@ -253,7 +259,7 @@ struct Instantiation {
         }
         return Finding(
             id: id, severity: .error, service: error.service, container: container, message: error.message,
-            path: error.path, suggestions: error.suggestions, help: help
+            path: error.path, suggestions: error.suggestions, help: given ?? help
         )
     }
 }

@@ -40,6 +40,46 @@ import Testing
         #expect(error.description.contains("Router"))
     }
 
+    class Vehicle {}
+    final class Bicycle: Vehicle {}
+    final class Kite {}
+
+    /// The way out names what must change, as Swift spells it: the instance's type made to conform to the
+    /// protocol (`Router`, not `any Router`) or to subclass the class; for a value type, the alias removed.
+    @Test(arguments: [
+        ("protocol", "Make ConsoleLogger conform to Router, or remove .implements((any Router).self) at "),
+        ("class", "Make Kite a subclass of Vehicle, or remove .implements(Vehicle.self) at "),
+        ("struct", "Only Int itself is Int: remove .implements(Int.self) at "),
+        ("existential target", "a ConsoleLogger, does not conform. Make ConsoleLogger conform to Router, or "),
+    ])
+    func nonConformingAliasSaysWhatToChange(alias: String, advice: String) throws {
+        let app = Container(name: "app")
+        let error: ResolutionError
+        switch alias {
+        case "protocol":
+            try app.register(ConsoleLogger.self) { _ in ConsoleLogger() }.implements((any Router).self)
+            error = try #require(throws: ResolutionError.self) { try app.resolve((any Router).self) }
+        case "class":
+            try app.register(Kite.self) { _ in Kite() }.implements(Vehicle.self)
+            error = try #require(throws: ResolutionError.self) { try app.resolve(Vehicle.self) }
+        case "struct":
+            try app.register(String.self) { _ in "" }.implements(Int.self)
+            error = try #require(throws: ResolutionError.self) { try app.resolve(Int.self) }
+        default:
+            // Registered as a protocol: the instance's own type is the one to change.
+            try app.register((any Logger).self) { _ in ConsoleLogger() }.implements((any Router).self)
+            error = try #require(throws: ResolutionError.self) { try app.resolve((any Router).self) }
+        }
+        #expect(error.code == .typeMismatch)
+        #expect(error.message.contains(advice), "\(error)")
+        #expect(error.message.contains("AliasTests.swift:"), "\(error)")
+        // A subclass still resolves through the class alias.
+        if alias == "class" {
+            try app.register(Bicycle.self) { _ in Bicycle() }.implements(Vehicle.self)
+            #expect(try app.resolve(Vehicle.self) is Bicycle)
+        }
+    }
+
     @Test func aliasOfANamedRegistrationKeepsTheName() throws {
         let app = Container(name: "app")
         try app.register(RouterImpl.self, name: "main", scope: .singleton) { _ in RouterImpl() }

@@ -116,7 +116,7 @@ extension ServiceKeys {
                  ["A factory builds its service rather than resolving it"])
             case .nonConformingAlias:
                 (.typeMismatch, ["Plain", "does not conform"],
-                 ["Make Plain conform to any Marker", ".implements((any Marker).self)"])
+                 ["Make Plain conform to Marker, or remove .implements((any Marker).self) at DICoreTests/BadInputMatrixTests.swift:80."])
             case .closedContainer:
                 (.containerClosed, ["closed"], ["still open"])
             case .asyncResolvedSynchronously:

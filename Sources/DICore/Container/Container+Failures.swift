@@ -204,12 +204,35 @@ extension Container {
             requestedType: alias.serviceType,
             name: alias.key.name,
             path: ResolutionStack.current.path(then: PathElement(alias, requested: alias.serviceType, in: self)),
-            detail: "\(target.displayName) (registered at \(target.location)) was declared to implement "
-                + "\(ServiceName.readable(alias.serviceType)) at \(alias.location), but its instance, a "
-                + "\(ServiceName.readable(type(of: value))), does not conform. Make "
-                + "\(ServiceName.readable(target.serviceType)) conform to \(ServiceName.readable(alias.serviceType)), "
-                + "or remove .implements(\(ServiceName.metatype(alias.serviceType)))."
+            detail: Self.aliasMismatchFacts(alias, target: target, value: value) + " "
+                + Self.aliasMismatchAdvice(alias, value: value)
         )
+    }
+
+    /// What an alias whose target's instance (`value`) is not of the alias type was declared as, and built.
+    package static func aliasMismatchFacts(_ alias: Registration, target: Registration, value: Any) -> String {
+        "\(target.displayName) (registered at \(target.location)) was declared to implement "
+            + "\(ServiceName.readable(alias.serviceType)) at \(alias.location), but its instance, a "
+            + "\(ServiceName.readable(type(of: value))), "
+            + (TypeKind(alias.serviceType) == .existential ? "does not conform." : "is not of that type.")
+    }
+
+    /// The way out of an alias whose target's instance (`value`) is not of the alias type: the instance's type
+    /// made to conform to the protocol (`Clock`, not `any Clock`) or to inherit from the class, or the alias
+    /// removed.
+    package static func aliasMismatchAdvice(_ alias: Registration, value: Any) -> String {
+        let instance = ServiceName.readable(type(of: value))
+        let aliasType = ServiceName.readable(alias.serviceType)
+        let remove = "remove .implements(\(ServiceName.metatype(alias.serviceType))) at \(alias.location)"
+        switch TypeKind(alias.serviceType) {
+        case .existential:
+            let protocols = aliasType.hasPrefix("any ") ? String(aliasType.dropFirst(4)) : aliasType
+            return "Make \(instance) conform to \(protocols), or \(remove)."
+        case .class:
+            return "Make \(instance) a subclass of \(aliasType), or \(remove)."
+        case .value:
+            return "Only \(aliasType) itself is \(aliasType): \(remove), and register \(aliasType) on its own."
+        }
     }
 
     /// The `notRegistered` error for `key`, with what is needed to suggest close matches later; or
