@@ -59,6 +59,10 @@ import Testing
         try app.register(ConsoleLogger.self) { _ in ConsoleLogger() }
         let error = try #require(throws: ResolutionError.self) { try app.resolve((any Logger).self) }
         #expect(error.suggestions.contains { $0.contains(".implements((any Logger).self)") })
+        // The condition names the protocol as a conformance does: `Logger`, not `any Logger`.
+        #expect(error.description.contains("fix:       if ConsoleLogger conforms to Logger, add "
+            + ".implements((any Logger).self) to its registration at DICoreTests/ResolutionErrorTests.swift:"),
+            "\(error)")
     }
 
     /// Asked for the concrete type where the protocol is registered: the advice is a condition on what the

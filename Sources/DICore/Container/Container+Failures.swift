@@ -226,8 +226,7 @@ extension Container {
         let remove = "remove .implements(\(ServiceName.metatype(alias.serviceType))) at \(alias.location)"
         switch TypeKind(alias.serviceType) {
         case .existential:
-            let protocols = aliasType.hasPrefix("any ") ? String(aliasType.dropFirst(4)) : aliasType
-            return "Make \(instance) conform to \(protocols), or \(remove)."
+            return "Make \(instance) conform to \(ServiceName.protocols(alias.serviceType)), or \(remove)."
         case .class:
             return "Make \(instance) a subclass of \(aliasType), or \(remove)."
         case .value:

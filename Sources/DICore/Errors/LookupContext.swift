@@ -336,12 +336,12 @@ package final class LookupContext: Sendable {
 
     /// `ConsoleLogger` looks related to `any Logger`: one name contains the other.
     /// When an instance registered as `registered` could be handed out as `requested` (what `.implements`
-    /// needs), the condition, as the advice states it: "Router conforms to any Routing", "any Clock always
+    /// needs), the condition, as the advice states it: "Router conforms to Routing", "any Clock always
     /// holds a SystemClock". `nil` when it never can: a value type is only ever itself.
     static func relation(of registered: Any.Type, to requested: Any.Type) -> String? {
         let (shown, wanted) = (ServiceName.readable(registered), ServiceName.readable(requested))
         switch (TypeKind(registered), TypeKind(requested)) {
-        case (_, .existential): return "\(shown) conforms to \(wanted)"
+        case (_, .existential): return "\(shown) conforms to \(ServiceName.protocols(requested))"
         case (.existential, _): return "\(shown) always holds a \(wanted)"
         case (.class, .class): return "\(shown) is a subclass of \(wanted)"
         default: return nil

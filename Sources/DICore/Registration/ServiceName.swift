@@ -35,6 +35,14 @@ package enum ServiceName {
         return needsParentheses(text) ? "(\(text)).self" : "\(text).self"
     }
 
+    /// The protocols an existential stands for, as a conformance names them: `Logger` for `any Logger`,
+    /// `Router & Sendable` for `any Router & Sendable`; another type as `readable(_:)` writes it.
+    package static func protocols(_ type: Any.Type) -> String {
+        let text = readable(type)
+        guard TypeKind(type) == .existential, text.hasPrefix("any ") else { return text }
+        return String(text.dropFirst(4))
+    }
+
     /// The first arguments of a call that names a key, for the code a message suggests: `Database.self`,
     /// `(any Logger).self, name: "audit"`.
     package static func key(_ type: Any.Type, name: String?) -> String {
