@@ -99,13 +99,15 @@ struct GraphSnapshot: Sendable {
             return "Could not read graph snapshot \"\(name)\" at \(url.path): \(error). Check the file's "
                 + "permissions, or delete it to record it again."
         }
-        guard let recorded, !recording else { return record(actual, replacing: recorded != nil) }
+        guard let recorded, !recording else {
+            return record(actual, replacing: recorded != nil, requested: recording)
+        }
         let expected = Self.normalised(recorded)
         guard expected != actual else { return nil }
         return mismatch(expected: expected, actual: actual)
     }
 
-    private func record(_ actual: String, replacing: Bool) -> String {
+    private func record(_ actual: String, replacing: Bool, requested: Bool) -> String {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true
@@ -116,9 +118,10 @@ struct GraphSnapshot: Sendable {
                 + "Check that the folder is writable, or pass another `directory:`."
         }
         let why = replacing ? "\(Self.recordVariable)=1 is set" : "there was no snapshot yet"
+        let again = requested ? "run the test again without \(Self.recordVariable)" : "run the test again"
         return "Recorded graph snapshot \"\(name)\" of \(container) at \(url.path), because \(why). A recording "
             + "always fails the test so that CI never passes on an unreviewed snapshot: review the file, commit "
-            + "it, and run the test again without \(Self.recordVariable)."
+            + "it, and \(again)."
     }
 
     private func mismatch(expected: String, actual: String) -> String {

@@ -28,6 +28,8 @@ import Testing
         let failure = try #require(reports.entries.first)
         #expect(failure.hasPrefix("Recorded graph snapshot \"shop\" of shop at \(folder)/shop.txt"))
         #expect(failure.contains("because there was no snapshot yet"))
+        // Nothing asked to record: the way out does not mention the variable.
+        #expect(failure.hasSuffix("review the file, commit it, and run the test again."), "\(failure)")
         let file = try String(contentsOfFile: folder + "/shop.txt", encoding: .utf8)
         #expect(file == shop.graph().text() + "\n")
 
@@ -75,6 +77,7 @@ import Testing
         #expect(snapshot.check("old", recording: false) == nil)
         let failure = try #require(snapshot.check("new", recording: true))
         #expect(failure.contains("because DI_RECORD_SNAPSHOTS=1 is set"))
+        #expect(failure.hasSuffix("and run the test again without DI_RECORD_SNAPSHOTS."), "\(failure)")
         #expect(snapshot.check("new", recording: false) == nil)
     }
 
