@@ -152,15 +152,12 @@ extension GraphAnalysis {
         var seen = [Int](repeating: -1, count: keyNumbers.count)
         // The services a node's dependencies resolve to, with the dependency's position (`-1` for an alias).
         var targets: [(service: Int, dependency: Int)] = []
+        // Nodes asked for at the top level, and the DI-MATCHING failures found, for `reportEveryWayIn`.
+        var askedDirectly = Set<Int>()
+        var matchingFailures: [MatchingFailure] = []
 
         func path(to id: Int) -> [PathElement] {
-            var chain: [Int] = []
-            var current = id
-            while current >= 0, chain.count <= nodes.count {
-                chain.append(current)
-                current = nodes.predecessor[current]
-            }
-            return chain.reversed().map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
+            nodes.chain(to: id).map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
         }
 
         // Every service visible from every container of the subtree is a possible top-level request. Nodes
@@ -174,7 +171,7 @@ extension GraphAnalysis {
                     guard seen[key] != container else { continue }
                     seen[key] = container
                     guard let context = context(of: service, requestedFrom: container) else { continue }
-                    _ = nodes.intern(Node(service: service, context: context), from: -1)
+                    askedDirectly.insert(nodes.intern(Node(service: service, context: context), from: -1))
                 }
                 current = containers[owner].parent
             }
@@ -230,19 +227,12 @@ extension GraphAnalysis {
                     guard let targetContext = context(of: target, requestedFrom: node.context) else {
                         guard reported.insert("matching|\(node.service)|\(target)|\(node.context)").inserted
                         else { continue }
-                        let tag = Self.matchingTag(dependency.scope) ?? "?"
-                        let from = containers[node.context].name
-                        let reached = path(to: id)
-                        let help = KeptOnTheWay.advice(path: reached, needed: display, tag: tag)
-                            ?? "Resolve \(holder.display) from a container tagged \"\(tag)\" (or a descendant), "
-                                + "or give \(display) a lifetime that does not need one."
-                        add(Finding(
-                            id: .matching, severity: .error, service: dependency.display, container: from,
-                            message: "\(holder.display) needs \(display), whose lifetime is \(dependency.scope), but "
-                                + "no container on the path from \(from) is tagged \"\(tag)\".",
-                            path: reached + [element(target, in: node.context)],
-                            help: help
-                        ), about: node.service)
+                        let failure = MatchingFailure(
+                            node: id, target: target, display: display,
+                            tag: Self.matchingTag(dependency.scope) ?? "?", reportedThrough: nodes.chain(to: id)
+                        )
+                        addMatching(failure, through: failure.reportedThrough, nodes: nodes, about: node.service)
+                        matchingFailures.append(failure)
                         continue
                     }
                     if position >= 0,
@@ -276,9 +266,113 @@ extension GraphAnalysis {
             }
         }
         graph.start.append(graph.targets.count)
+        if !matchingFailures.isEmpty {
+            reportEveryWayIn(matchingFailures, nodes: nodes, graph: graph, askedDirectly: askedDirectly,
+                             reported: &reported)
+        }
         // A loop through a deferred edge is no construction cycle: only direct edges make DI-CYCLE errors.
         findCycles(nodes: nodes.nodes, successors: graph.direct, reported: &reported)
         findDeferredCycles(nodes: nodes.nodes, successors: graph, reported: &reported)
+    }
+
+    /// A `.matching` service that a node needs and that has no tagged container on its path (DI-MATCHING),
+    /// reported the way the node was first reached (`reportedThrough`, top-level request first).
+    struct MatchingFailure {
+        let node: Int
+        let target: Int
+        let display: String
+        let tag: String
+        let reportedThrough: [Int]
+    }
+
+    /// The other ways to each DI-MATCHING failure, each with its own way out. The walk reaches a node once, and
+    /// reports a failure the way it first came: a transient `Layout` that needs a `.matching` service fails when
+    /// asked directly (resolve it from a tagged container) and also under a singleton `Page` (which no tagged
+    /// asker can help: its lifetime is what to change). Whichever came first, the other is reported here too: a
+    /// singleton (or another service kept where it is registered) that reaches the failure through services
+    /// built where they are asked, and the node asked directly when the walk came through such a singleton.
+    private mutating func reportEveryWayIn(
+        _ failures: [MatchingFailure], nodes: NodeTable, graph: Adjacency, askedDirectly: Set<Int>,
+        reported: inout Set<String>
+    ) {
+        // What reaches each node, made once, on this failure path only.
+        var reaching = [[Int]](repeating: [], count: nodes.count)
+        for from in 0..<graph.count {
+            for edge in graph.successors(of: from) { reaching[graph.targets[edge]].append(from) }
+        }
+        for failure in failures {
+            let failing = nodes.nodes[failure.node]
+            // Which service kept where it is registered decided the first report, if one did.
+            let keeper = keeper(on: failure.reportedThrough, nodes: nodes)
+            if let keeper { reported.insert("matching-kept|\(keeper)|\(failure.target)") }
+            // Asked directly, the failing node's way out is a tagged asker, unless it is itself the keeper.
+            if keeper != nil, keeper != failure.node, askedDirectly.contains(failure.node),
+               reported.insert("matching-direct|\(failure.node)|\(failure.target)").inserted
+            {
+                addMatching(failure, through: [failure.node], nodes: nodes, about: failing.service)
+            }
+            // Up through what is built where it is asked, to each keeper; `toward` leads back to the failure.
+            func scope(_ node: Int) -> String { services[nodes.nodes[node].service].scope }
+            guard Self.buildsWithItsDependent(scope(failure.node)) else { continue }
+            var toward = [failure.node: -1]
+            var pending = [failure.node]
+            while let current = pending.popLast() {
+                for previous in reaching[current] where toward[previous] == nil {
+                    toward[previous] = current
+                    if Self.buildsWithItsDependent(scope(previous)) {
+                        pending.append(previous)
+                        continue
+                    }
+                    guard !KeptOnTheWay.buildsForAsker(scope(previous)),
+                          reported.insert("matching-kept|\(previous)|\(failure.target)").inserted
+                    else { continue }
+                    var chain = [previous]
+                    while let next = toward[chain[chain.count - 1]], next >= 0 { chain.append(next) }
+                    addMatching(failure, through: chain, nodes: nodes, about: nodes.nodes[previous].service)
+                }
+            }
+        }
+    }
+
+    /// The DI-MATCHING finding for `failure` reached through `chain` (node numbers, the failing node last), about
+    /// `service`. Told from the service kept where it is registered on the way, when there is one (`Page needs
+    /// Session through Layout`), whose lifetime is then what to change; else from the failing node, which a
+    /// tagged asker helps.
+    private mutating func addMatching(_ failure: MatchingFailure, through chain: [Int], nodes: NodeTable,
+                                      about service: Int) {
+        let holder = services[nodes.nodes[failure.node].service].display
+        let context = nodes.nodes[failure.node].context
+        let from = containers[context].name
+        let path = chain.map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
+        let keeper = keeper(on: chain, nodes: nodes).flatMap { $0 == failure.node ? nil : chain.firstIndex(of: $0) }
+        let needs = keeper.map { index in
+            "\(path[index]) needs \(failure.display) through "
+                + path[(index + 1)...].map(\.description).joined(separator: " → ")
+        } ?? "\(holder) needs \(failure.display)"
+        add(Finding(
+            id: .matching, severity: .error, service: services[failure.target].display, container: from,
+            message: "\(needs), whose lifetime is \(services[failure.target].scope), but no container on the path "
+                + "from \(from) is tagged \"\(failure.tag)\".",
+            path: path + [element(failure.target, in: context)],
+            help: KeptOnTheWay.advice(path: path, needed: failure.display, tag: failure.tag)
+                ?? "Resolve \(holder) from a container tagged \"\(failure.tag)\" (or a descendant), or give "
+                    + "\(failure.display) a lifetime that does not need one."
+        ), about: service)
+    }
+
+    /// The node on `chain` that decides where the rest is built, when it is a service kept where it is
+    /// registered (a singleton): the last one not built with its dependent.
+    private func keeper(on chain: [Int], nodes: NodeTable) -> Int? {
+        guard let decider = chain.last(where: {
+            !Self.buildsWithItsDependent(services[nodes.nodes[$0].service].scope)
+        }) else { return nil }
+        return KeptOnTheWay.buildsForAsker(services[nodes.nodes[decider].service].scope) ? nil : decider
+    }
+
+    /// Whether a service of the lifetime named `scope` is built in the container of whatever needs it
+    /// (`transient`, `graph`), so that it does not decide where its own dependencies come from.
+    static func buildsWithItsDependent(_ scope: String) -> Bool {
+        scope == "transient" || scope == "graph"
     }
 
     /// Whether a dependency that a synchronous factory resolves (a parameter, an `Optional`, a `Lazy`, a
@@ -355,6 +449,17 @@ extension GraphAnalysis {
         }
 
         var count: Int { nodes.count }
+
+        /// The nodes from a top-level request to `id`, the way `id` was first reached.
+        func chain(to id: Int) -> [Int] {
+            var chain: [Int] = []
+            var current = id
+            while current >= 0, chain.count <= nodes.count {
+                chain.append(current)
+                current = predecessor[current]
+            }
+            return chain.reversed()
+        }
 
         /// The number of `node`, numbering it (reached from `from`) when it is new.
         mutating func intern(_ node: Node, from: Int) -> Int {

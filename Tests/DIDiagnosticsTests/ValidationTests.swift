@@ -414,6 +414,51 @@ import Testing
                 "\(finding)")
     }
 
+    /// A transient that needs a `.matching` service fails when asked from an untagged container (a tagged asker
+    /// helps it), and a singleton above it fails everywhere (its lifetime is what to change): both are reported,
+    /// each with its own way out, whichever of the two is registered first.
+    @Test(arguments: [true, false])
+    func everyWayToAMatchingServiceIsReportedWhateverTheOrder(transientFirst: Bool) throws {
+        final class Layout: Sendable { init(_ session: Session) {} }
+        final class Page: Sendable { init(_ layout: Layout) {} }
+        final class Shell: Sendable { init(_ layout: Layout) {} }
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("session"), fileID: "App/Session.swift", line: 2) { _ in
+            Session()
+        }
+        let registerLayout = { try app.autoregister(Layout.self, fileID: "App/Layout.swift", line: 3,
+                                                    initializer: Layout.init) }
+        if transientFirst { try registerLayout() }
+        try app.autoregister(Page.self, scope: .singleton, fileID: "App/Page.swift", line: 4, initializer: Page.init)
+        if !transientFirst { try registerLayout() }
+        try app.autoregister(Shell.self, scope: .cached, fileID: "App/Shell.swift", line: 5, initializer: Shell.init)
+        let findings = app.validate().findings.filter { $0.id == .matching }
+        let ways = findings.map { $0.path.map(\.description).joined(separator: " → ") }
+        #expect(Set(ways) == ["Layout → Session", "Page → Layout → Session", "Shell → Layout → Session"],
+                "\(findings)")
+        #expect(findings.count == 3)
+        for finding in findings {
+            let first = finding.path[0].description
+            let needs = first == "Layout" ? "Layout needs Session" : first + " needs Session through Layout"
+            #expect(finding.message == needs + ", whose lifetime is matching(\"session\"), but no container on the "
+                + "path from app is tagged \"session\".")
+            #expect(finding.help.hasPrefix(first == "Layout"
+                ? "Resolve Layout from a container tagged \"session\""
+                : "\(first) needs Session through Layout, and is a \(first == "Page" ? "singleton" : "cached") service "
+                    + "of app"), "\(finding)")
+        }
+        // From the tagged child the transient is fine; both keepers are still reported.
+        let session = app.child(name: "session", tags: ["session"])
+        let fromSession = session.validate().findings.filter { $0.id == .matching }
+        #expect(Set(fromSession.map { $0.path[0].description }) == ["Page", "Shell"], "\(fromSession)")
+        // Following the advice makes the graph valid from the tagged child.
+        try app.autoregister(Page.self, scope: .matching("session"), initializer: Page.init)
+        try app.autoregister(Shell.self, scope: .matching("session"), initializer: Shell.init)
+        #expect(session.validate().findings.filter { $0.id == .matching }.isEmpty)
+        _ = try session.resolve(Page.self)
+        _ = try session.resolve(Shell.self)
+    }
+
     /// An app singleton that needs a `.matching("session")` service has no tagged container on its path, also
     /// when it is asked from below the tagged session container: the app builds it. A test container made from
     /// there finds that as the tree does, statically and at run time (it carries the session's tag, but its
