@@ -152,8 +152,7 @@ extension GraphAnalysis {
         var seen = [Int](repeating: -1, count: keyNumbers.count)
         // The services a node's dependencies resolve to, with the dependency's position (`-1` for an alias).
         var targets: [(service: Int, dependency: Int)] = []
-        // Nodes asked for at the top level, and the DI-MATCHING failures found, for `reportEveryWayIn`.
-        var askedDirectly = Set<Int>()
+        // The DI-MATCHING failures found, for `reportEveryWayIn`.
         var matchingFailures: [MatchingFailure] = []
 
         func path(to id: Int) -> [PathElement] {
@@ -171,7 +170,7 @@ extension GraphAnalysis {
                     guard seen[key] != container else { continue }
                     seen[key] = container
                     guard let context = context(of: service, requestedFrom: container) else { continue }
-                    askedDirectly.insert(nodes.intern(Node(service: service, context: context), from: -1))
+                    _ = nodes.intern(Node(service: service, context: context), from: -1)
                 }
                 current = containers[owner].parent
             }
@@ -267,8 +266,7 @@ extension GraphAnalysis {
         }
         graph.start.append(graph.targets.count)
         if !matchingFailures.isEmpty {
-            reportEveryWayIn(matchingFailures, nodes: nodes, graph: graph, askedDirectly: askedDirectly,
-                             reported: &reported)
+            reportEveryWayIn(matchingFailures, nodes: nodes, graph: graph, reported: &reported)
         }
         // A loop through a deferred edge is no construction cycle: only direct edges make DI-CYCLE errors.
         findCycles(nodes: nodes.nodes, successors: graph.direct, reported: &reported)
@@ -292,8 +290,7 @@ extension GraphAnalysis {
     /// singleton (or another service kept where it is registered) that reaches the failure through services
     /// built where they are asked, and the node asked directly when the walk came through such a singleton.
     private mutating func reportEveryWayIn(
-        _ failures: [MatchingFailure], nodes: NodeTable, graph: Adjacency, askedDirectly: Set<Int>,
-        reported: inout Set<String>
+        _ failures: [MatchingFailure], nodes: NodeTable, graph: Adjacency, reported: inout Set<String>
     ) {
         // What reaches each node, made once, on this failure path only.
         var reaching = [[Int]](repeating: [], count: nodes.count)
@@ -305,8 +302,11 @@ extension GraphAnalysis {
             // Which service kept where it is registered decided the first report, if one did.
             let keeper = keeper(on: failure.reportedThrough, nodes: nodes)
             if let keeper { reported.insert("matching-kept|\(keeper)|\(failure.target)") }
-            // Asked directly, the failing node's way out is a tagged asker, unless it is itself the keeper.
-            if keeper != nil, keeper != failure.node, askedDirectly.contains(failure.node),
+            // Asked directly (it is built where it is asked, so from its context), the failing node's way out is a
+            // tagged asker, unless it is itself the keeper.
+            let askedDirectly = failing.context >= askedIndex
+                && lookup(number: keyOf[failing.service], from: failing.context) == failing.service
+            if keeper != nil, keeper != failure.node, askedDirectly,
                reported.insert("matching-direct|\(failure.node)|\(failure.target)").inserted
             {
                 addMatching(failure, through: [failure.node], nodes: nodes, about: failing.service)
