@@ -69,10 +69,21 @@ enum ScopeErrors {
         path: [PathElement]
     ) -> ResolutionError {
         let searched = requestedFrom.ancestry.map(\.name)
+        let elsewhere = "it from a container created with tags: [\"\(tag)\"] or from one of its descendants (for "
+            + "example \(registeredIn.name).child(name: \"\(tag)\", tags: [\"\(tag)\"])), or register it with another "
+            + "scope."
+        // A container on the way carries a tag a letter or two away: most likely a typo in `.matching(…)`.
+        let misspelled = requestedFrom.ancestry.lazy.compactMap { container in
+            container.tags.filter { LookupContext.distance($0, tag) <= LookupContext.closeDistance(for: tag) }
+                .min().map { (container, $0) }
+        }.first
         let advice = KeptOnTheWay.advice(path: path, needed: registration.displayName, tag: tag)
-            ?? "Resolve it from a container created with tags: [\"\(tag)\"] or from one of its descendants (for "
-                + "example \(registeredIn.name).child(name: \"\(tag)\", tags: [\"\(tag)\"])), or register it with "
-                + "another scope."
+            ?? misspelled.map { container, meant in
+                "\(container.name) is tagged \"\(meant)\": if \(registration.displayName) should live once per "
+                    + "\(container.name), register it with .matching(\"\(meant)\") at \(registration.location). "
+                    + "Otherwise, resolve " + elsewhere
+            }
+            ?? "Resolve " + elsewhere
         return ResolutionError(
             code: .scopeUnavailable,
             requestedType: registration.serviceType,

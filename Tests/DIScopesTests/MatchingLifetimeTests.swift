@@ -124,6 +124,30 @@ import Testing
         _ = try alice.resolve(Page.self)
     }
 
+    /// A tag a letter away from one on the way is most likely a typo in `.matching(…)`: the error says which
+    /// container carries the near tag and gives the registration to make, as `validate()` does, and following it
+    /// works. Nothing near on the way: the usual advice.
+    @Test func aTagALetterAwayFromOneOnTheWayIsNamedAsTheLikelyTypo() throws {
+        let app = Container(name: "app")
+        let request = app.child(name: "request", tags: ["request"])
+        try app.register(AppRouter.self, scope: .matching("requests"), fileID: "App/Router.swift", line: 7) { _ in
+            AppRouter()
+        }
+        let error = try #require(throws: ResolutionError.self) { try request.resolve(AppRouter.self) }
+        #expect(error.code == .scopeUnavailable)
+        #expect(error.message.contains("has that tag. request is tagged \"request\": if AppRouter should live once "
+            + "per request, register it with .matching(\"request\") at App/Router.swift:7. Otherwise, resolve it from "
+            + "a container created with tags: [\"requests\"]"), "\(error)")
+        let far = Container(name: "far")
+        try far.register(AppRouter.self, scope: .matching("requests")) { _ in AppRouter() }
+        let session = far.child(name: "session", tags: ["session"])
+        let usual = try #require(throws: ResolutionError.self) { try session.resolve(AppRouter.self) }
+        #expect(usual.message.contains("has that tag. Resolve it from a container created with tags: "
+            + "[\"requests\"]"), "\(usual)")
+        try app.register(AppRouter.self, scope: .matching("request")) { _ in AppRouter() }
+        #expect(try request.resolve(AppRouter.self) === request.resolve(AppRouter.self))
+    }
+
     @Test func aTaggedAncestorAboveTheRegistrationIsRefused() throws {
         let app = Container(name: "app", tags: ["session"])
         let feature = app.child(name: "feature")
