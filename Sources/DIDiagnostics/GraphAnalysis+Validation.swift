@@ -649,11 +649,14 @@ extension GraphAnalysis {
             let breakFrom = names[names.count - 2]
             let breakTo = names[names.count - 1]
             let type = ServiceName.describe(services[nodes[first].service].label.type, name: nil)
+            // `Lazy` and `Provider` resolve synchronously, which a service built by an async factory refuses.
+            let deferred = registrations[nodes[first].service].isAsync
+                ? "as AsyncProvider<\(type)> (a loop through it"
+                : "as Lazy<\(type)> or Provider<\(type)> (a loop through them"
             let help = loop.count == 1
                 ? selfCycleHelp(nodes[first])
-                : "Break the cycle where \(breakFrom) needs \(breakTo): inject it as Lazy<\(type)> or "
-                    + "Provider<\(type)> (a loop through them is no construction cycle), or move what both need "
-                    + "into a service of its own."
+                : "Break the cycle where \(breakFrom) needs \(breakTo): inject it \(deferred) is no construction "
+                    + "cycle), or move what both need into a service of its own."
             add(Finding(
                 id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
                 message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",

@@ -117,6 +117,35 @@ extension AsyncProviderTests.Store: Storing {}
         #expect(try await viaAsync() is AsyncProviderTests.Store)
     }
 
+    /// A cycle of services built by async factories is broken with an `AsyncProvider`: a `Lazy` or a `Provider`
+    /// resolves synchronously, which they refuse. The error says so, and following it works.
+    @Test func anAsyncCycleIsToldToTakeAnAsyncProvider() async throws {
+        final class Engine: Sendable { init(pump: Pump) {} }
+        final class Pump: Sendable {
+            let engine: AsyncProvider<Engine>?
+            init(engine: AsyncProvider<Engine>?) { self.engine = engine }
+        }
+        let app = Container(name: "app")
+        try app.registerAsync(Engine.self, scope: .singleton) { r in Engine(pump: try await r.resolveAsync(Pump.self)) }
+        try app.registerAsync(Pump.self) { r in
+            _ = try await r.resolveAsync(Engine.self)
+            return Pump(engine: nil)
+        }
+        let error = await #expect(throws: ResolutionError.self) { try await app.resolveAsync(Engine.self) }
+        #expect(error?.code == .circularDependency)
+        #expect(error?.message.contains("Break the cycle: let Pump take AsyncProvider<Engine> (resolved on each call, "
+            + "with try await) instead of Engine") == true, "\(String(describing: error))")
+        try app.registerAsync(Pump.self) { r in Pump(engine: try await r.resolveAsync(AsyncProvider<Engine>.self)) }
+        let pump = try await app.resolveAsync(Pump.self)
+        #expect(try await pump.engine?() === app.resolveAsync(Engine.self))
+        // A synchronous cycle keeps the advice of Lazy and Provider.
+        let sync = Container(name: "sync")
+        try sync.register(Engine.self, scope: .singleton) { r in Engine(pump: try r.resolve(Pump.self)) }
+        try sync.register(Pump.self) { r in _ = try r.resolve(Engine.self); return Pump(engine: nil) }
+        let syncError = try #require(throws: ResolutionError.self) { try sync.resolve(Engine.self) }
+        #expect(syncError.message.contains("let Pump take Lazy<Engine> (resolved on first read) or Provider<Engine>"))
+    }
+
     @Test func aCycleThroughAnAsyncProviderIsNoConstructionCycle() async throws {
         final class Engine: Sendable {
             let pumps: AsyncProvider<Pump>

@@ -22,6 +22,8 @@ public struct PathElement: Sendable, CustomStringConvertible {
     /// Its `scope` is the relationship's kind (`deferred`, `per-call`, `async per-call`, `assisted`).
     public private(set) var isDeferred = false
     let keyPathName: String?
+    /// Whether an `async` factory builds it (`registerAsync`), so that only an `AsyncProvider` defers it.
+    package private(set) var isAsync = false
 
     package init(_ registration: Registration, requested: Any.Type, in container: Container?,
                  onAnotherThread: Bool = false) {
@@ -33,6 +35,7 @@ public struct PathElement: Sendable, CustomStringConvertible {
         scope = registration.scope.name
         keyPathName = registration.keyPathName
         self.onAnotherThread = onAnotherThread
+        isAsync = registration.isAsync
     }
 
     /// The container among `container` and its ancestors that holds `registration`; `nil` when none does
@@ -67,8 +70,12 @@ public struct PathElement: Sendable, CustomStringConvertible {
 
     /// The same step, placed in `container` (the name of the container it is built in).
     func placed(in container: String?) -> PathElement {
-        PathElement(type: type, name: name, container: container, registeredIn: registeredIn, location: location,
-                    scope: scope, onAnotherThread: onAnotherThread, isDeferred: isDeferred, keyPathName: keyPathName)
+        var placed = PathElement(
+            type: type, name: name, container: container, registeredIn: registeredIn, location: location,
+            scope: scope, onAnotherThread: onAnotherThread, isDeferred: isDeferred, keyPathName: keyPathName
+        )
+        placed.isAsync = isAsync
+        return placed
     }
 
     private init(type: Any.Type, name: String?, container: String?, registeredIn: String?, location: SourceLocation?,

@@ -261,9 +261,12 @@ extension ResolutionError {
             requestedType: last?.type ?? Never.self,
             name: last?.name,
             path: path,
-            detail: "Break the cycle: let \(owner) take Lazy<\(target)> (resolved on first read) or "
-                + "Provider<\(target)> (resolved on each call) instead of \(target), and not use it while it is "
-                + "being built; or move the shared part into a service both can depend on."
+            detail: "Break the cycle: let \(owner) take " + (last?.isAsync == true
+                // `Lazy` and `Provider` resolve synchronously, which an async factory's service refuses.
+                ? "\(ServiceName.asyncProvider(of: last?.type ?? Never.self)) (resolved on each call, with try await)"
+                : "Lazy<\(target)> (resolved on first read) or Provider<\(target)> (resolved on each call)")
+                + " instead of \(target), and not use it while it is being built; or move the shared part into a "
+                + "service both can depend on."
         )
     }
 
