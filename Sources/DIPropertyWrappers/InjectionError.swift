@@ -70,12 +70,30 @@ public struct InjectionError: Error, Sendable, CustomStringConvertible {
         resolutionError?.code == .asyncResolutionRequired && resolutionError?.path.count == 1
     }
 
-    /// What `asksForAnAsyncService` adds: the relationship a wrapper can hold instead.
+    /// What `asksForAnAsyncService` adds: the relationship a wrapper can hold instead — of the service itself,
+    /// optional when the property was (`AsyncProvider<Store>?` for `Store?`) — in a declaration whose property
+    /// is named after the type, since a wrapper never learns its property's name.
     private var asyncHint: String {
-        let provider = ServiceName.asyncProvider(of: requestedType)
+        let service = resolutionError?.path.last?.type ?? requestedType
+        let optional = TypeKind(requestedType) == .value("an optional") && service != requestedType
+        let provider = ServiceName.asyncProvider(of: service) + (optional ? "?" : "")
         let name = resolutionError?.name.map { "(name: \"\($0)\")" } ?? ""
-        return "A property wrapper resolves synchronously: inject \(provider) instead (`@Inject\(name) var store: "
-            + "\(provider)`) and call `try await store()`."
+        let property = Self.propertyName(for: service)
+        let call = optional ? "try await \(property)?()" : "try await \(property)()"
+        return "A property wrapper resolves synchronously: inject \(provider) instead (`@Inject\(name) var "
+            + "\(property): \(provider)`) and call `\(call)`."
+    }
+
+    /// A property name for a service of `type`, as Swift code names one: `store` for `Store`, `clock` for
+    /// `any Clock`, `urlSession` for `URLSession`, `cache` for `Cache<String>`.
+    package static func propertyName(for type: Any.Type) -> String {
+        var spelled = Substring(ServiceName.protocols(type))
+        spelled = spelled.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        let capitals = spelled.prefix { $0.isUppercase }
+        guard !capitals.isEmpty else { return spelled.isEmpty ? "service" : String(spelled) }
+        // An acronym keeps its last capital for the word after it: URLSession → urlSession.
+        let lowered = capitals.count > 1 && capitals.count < spelled.count ? capitals.dropLast() : capitals
+        return lowered.lowercased() + spelled.dropFirst(lowered.count)
     }
 
     /// What `missedInShared` adds: the likeliest cause, and the container to bind when another tree registers

@@ -165,6 +165,36 @@ private struct NeedsMissingKey {
         #expect(!deeper.message.contains("AsyncProvider"), "\(deeper)")
     }
 
+    /// The relationship named is of the service itself, optional when the property was, in a declaration whose
+    /// property is named after the type; it works as written.
+    @Test func anOptionalAsyncOnlyServiceNamesAnOptionalAsyncProvider() async throws {
+        final class Database: Sendable { init() async {} }
+        let app = Container(name: "app")
+        try app.registerAsync(Database.self, scope: .singleton) { _ in await Database() }
+        let error = try #require(throws: InjectionError.self) {
+            try Inject<Database?>.resolve(name: nil, from: app, fileID: "App/Model.swift", line: 3)
+        }
+        #expect(error.message.hasSuffix(" inject AsyncProvider<Database>? instead (`@Inject var database: "
+            + "AsyncProvider<Database>?`) and call `try await database?()`."), "\(error)")
+        let provider = try Inject<AsyncProvider<Database>?>.resolve(
+            name: nil, from: app, fileID: "App/Model.swift", line: 3
+        )
+        #expect(try await provider?() === app.resolveAsync(Database.self))
+    }
+
+    final class HTTPClientStub {}
+    protocol Ticker {}
+    struct SKU {}
+    struct Paged<Item> {}
+
+    @Test(arguments: [
+        (Int.self as Any.Type, "int"), ((any Ticker).self, "ticker"), (HTTPClientStub.self, "httpClientStub"),
+        (SKU.self, "sku"), (Paged<String>.self, "paged"), ([Int].self, "service"),
+    ])
+    func aPropertyIsNamedAfterItsType(type: Any.Type, name: String) {
+        #expect(InjectionError.propertyName(for: type) == name)
+    }
+
     /// When another tree registers the service (the app's own root, not bound), the first line names it.
     @Test func aMissFromTheSharedContainerNamesTheContainerToBind() throws {
         final class RegisteredInTheApp: Sendable {}
