@@ -1,5 +1,6 @@
 import DICore
 import DIDiagnostics
+import DIScopes
 import DITestSupport
 import Testing
 
@@ -182,6 +183,71 @@ extension RandomGraphTests {
         }
         let missing = test.validate().findings.contains { $0.id == .missing }
         #expect(missing == anyFails, "seed \(seed): \(test.validate())")
+    }
+
+    /// Random graphs of transient, singleton and `.matching("request")` services, registered in a random order,
+    /// asked from a child tagged "request": a service resolves exactly when a small model says it does (a
+    /// singleton is built in the app, where no container has the tag), and `validate()` of the child names as
+    /// the service to change exactly the singletons that reach a `.matching` service through transients.
+    @Test(arguments: 0..<20)
+    func matchingServicesBelowSingletonsMatchTheModel(round: Int) throws {
+        let seed = UInt64.random(in: 1...UInt64.max)
+        print("RandomGraphTests matching round \(round) seed \(seed)")
+        var random = SplitMix64(state: seed)
+        let count = Int.random(in: 3...20, using: &random)
+        enum Kind { case transient, singleton, matching }
+        // Mostly transients, so that several singletons often share the transients on their way.
+        let weighted: [Kind] = [.transient, .transient, .singleton, .singleton, .matching]
+        let kinds = (0..<count).map { _ in weighted.randomElement(using: &random)! }
+        // Dependencies point to later nodes only: no loops.
+        let dependencies = (0..<count).map { index in
+            let later = (index + 1)..<count
+            return later.isEmpty ? [] : (0..<Int.random(in: 1...2, using: &random)).map { _ in
+                Int.random(in: later, using: &random)
+            }
+        }
+        let app = Container(name: "app")
+        let request = app.child(name: "request", tags: ["request"])
+        for index in (0..<count).shuffled(using: &random) {
+            let scope: Scope = switch kinds[index] {
+            case .transient: .transient
+            case .singleton: .singleton
+            case .matching: .matching("request")
+            }
+            try register(node(index), dependencies[index].map(node), scope: scope, in: app)
+        }
+
+        // The model: whether `index` resolves when asked from the request (`true`) or from the app.
+        func resolves(_ index: Int, inRequest: Bool) -> Bool {
+            let builtInRequest = switch kinds[index] {
+            case .transient: inRequest
+            case .singleton: false
+            case .matching: inRequest
+            }
+            if kinds[index] == .matching && !inRequest { return false }
+            return dependencies[index].allSatisfy { resolves($0, inRequest: builtInRequest) }
+        }
+        func reachesMatchingThroughTransients(_ index: Int) -> Bool {
+            dependencies[index].contains { kinds[$0] == .matching
+                || (kinds[$0] == .transient && reachesMatchingThroughTransients($0)) }
+        }
+        let keepers = Set((0..<count).filter { kinds[$0] == .singleton && reachesMatchingThroughTransients($0) })
+
+        for index in 0..<count {
+            #expect(Self.resolve(index, from: request) == resolves(index, inRequest: true),
+                    "seed \(seed), node \(index)")
+        }
+        // The service each finding says to change: the last one on its path not built where it is asked.
+        let report = request.validate()
+        let advised = report.findings.filter { $0.id == .matching }.compactMap { finding -> String? in
+            let holders = finding.path.dropLast()
+            guard let keeper = holders.last(where: { $0.scope != "transient" }), keeper.scope == "singleton" else {
+                return nil
+            }
+            #expect(finding.help.hasPrefix("\(keeper) needs "), "seed \(seed): \(finding)")
+            return keeper.description
+        }
+        #expect(Set(advised) == Set(keepers.map { "\(node($0))" }), "seed \(seed)\n\(report)")
     }
 
     private static func resolve(_ index: Int, from container: Container) -> Bool {
