@@ -230,7 +230,7 @@ extension GraphAnalysis {
                             node: id, target: target, display: display,
                             tag: Self.matchingTag(dependency.scope) ?? "?", reportedThrough: nodes.chain(to: id)
                         )
-                        addMatching(failure, through: failure.reportedThrough, nodes: nodes, about: node.service)
+                        addMatching(failure, through: failure.reportedThrough, nodes: nodes)
                         matchingFailures.append(failure)
                         continue
                     }
@@ -309,7 +309,7 @@ extension GraphAnalysis {
             if keeper != nil, keeper != failure.node, askedDirectly,
                reported.insert("matching-direct|\(failure.node)|\(failure.target)").inserted
             {
-                addMatching(failure, through: [failure.node], nodes: nodes, about: failing.service)
+                addMatching(failure, through: [failure.node], nodes: nodes)
             }
             // Up through what is built where it is asked, to each keeper; `toward` leads back to the failure.
             func scope(_ node: Int) -> String { services[nodes.nodes[node].service].scope }
@@ -328,23 +328,23 @@ extension GraphAnalysis {
                     else { continue }
                     var chain = [previous]
                     while let next = toward[chain[chain.count - 1]], next >= 0 { chain.append(next) }
-                    addMatching(failure, through: chain, nodes: nodes, about: nodes.nodes[previous].service)
+                    addMatching(failure, through: chain, nodes: nodes)
                 }
             }
         }
     }
 
-    /// The DI-MATCHING finding for `failure` reached through `chain` (node numbers, the failing node last), about
-    /// `service`. Told from the service kept where it is registered on the way, when there is one (`Page needs
-    /// Session through Layout`), whose lifetime is then what to change; else from the failing node, which a
-    /// tagged asker helps.
-    private mutating func addMatching(_ failure: MatchingFailure, through chain: [Int], nodes: NodeTable,
-                                      about service: Int) {
+    /// The DI-MATCHING finding for `failure` reached through `chain` (node numbers, the failing node last). Told
+    /// from, and marked on, the service kept where it is registered on the way, when there is one (`Page needs
+    /// Session through Layout`), whose lifetime is then what to change; else the failing node, which a tagged
+    /// asker helps.
+    private mutating func addMatching(_ failure: MatchingFailure, through chain: [Int], nodes: NodeTable) {
         let holder = services[nodes.nodes[failure.node].service].display
         let context = nodes.nodes[failure.node].context
         let from = containers[context].name
         let path = chain.map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
-        let keeper = keeper(on: chain, nodes: nodes).flatMap { $0 == failure.node ? nil : chain.firstIndex(of: $0) }
+        let decider = keeper(on: chain, nodes: nodes)
+        let keeper = decider.flatMap { $0 == failure.node ? nil : chain.firstIndex(of: $0) }
         let needs = keeper.map { index in
             "\(path[index]) needs \(failure.display) through "
                 + path[(index + 1)...].map(\.description).joined(separator: " → ")
@@ -357,7 +357,7 @@ extension GraphAnalysis {
             help: KeptOnTheWay.advice(path: path, needed: failure.display, tag: failure.tag)
                 ?? "Resolve \(holder) from a container tagged \"\(failure.tag)\" (or a descendant), or give "
                     + "\(failure.display) a lifetime that does not need one."
-        ), about: service)
+        ), about: nodes.nodes[decider ?? failure.node].service)
     }
 
     /// The node on `chain` that decides where the rest is built, when it is a service kept where it is

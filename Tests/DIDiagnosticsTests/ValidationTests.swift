@@ -451,6 +451,11 @@ import Testing
         let session = app.child(name: "session", tags: ["session"])
         let fromSession = session.validate().findings.filter { $0.id == .matching }
         #expect(Set(fromSession.map { $0.path[0].description }) == ["Page", "Shell"], "\(fromSession)")
+        // Each finding is marked on the service to change: the singletons, not the transient they share.
+        #expect(session.explain(Page.self).findings.contains(.matching))
+        #expect(session.explain(Shell.self).findings.contains(.matching))
+        #expect(!session.explain(Layout.self).findings.contains(.matching))
+        #expect(app.explain(Layout.self).findings.contains(.matching))
         // Following the advice makes the graph valid from the tagged child.
         try app.autoregister(Page.self, scope: .matching("session"), initializer: Page.init)
         try app.autoregister(Shell.self, scope: .matching("session"), initializer: Shell.init)
