@@ -300,13 +300,13 @@ extension GraphAnalysis {
         for failure in failures {
             let failing = nodes.nodes[failure.node]
             // Which service kept where it is registered decided the first report, if one did.
-            let keeper = keeper(on: failure.reportedThrough, nodes: nodes)
-            if let keeper { reported.insert("matching-kept|\(keeper)|\(failure.target)") }
+            let firstKeeper = keeper(on: failure.reportedThrough, nodes: nodes)
+            if let firstKeeper { reported.insert("matching-kept|\(firstKeeper)|\(failure.target)") }
             // Asked directly (it is built where it is asked, so from its context), the failing node's way out is a
             // tagged asker, unless it is itself the keeper.
             let askedDirectly = failing.context >= askedIndex
                 && lookup(number: keyOf[failing.service], from: failing.context) == failing.service
-            if keeper != nil, keeper != failure.node, askedDirectly,
+            if firstKeeper != nil, firstKeeper != failure.node, askedDirectly,
                reported.insert("matching-direct|\(failure.node)|\(failure.target)").inserted
             {
                 addMatching(failure, through: [failure.node], nodes: nodes)
@@ -344,8 +344,8 @@ extension GraphAnalysis {
         let from = containers[context].name
         let path = chain.map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
         let decider = keeper(on: chain, nodes: nodes)
-        let keeper = decider.flatMap { $0 == failure.node ? nil : chain.firstIndex(of: $0) }
-        let needs = keeper.map { index in
+        let keeperIndex = decider.flatMap { $0 == failure.node ? nil : chain.firstIndex(of: $0) }
+        let needs = keeperIndex.map { index in
             "\(path[index]) needs \(failure.display) through "
                 + path[(index + 1)...].map(\.description).joined(separator: " → ")
         } ?? "\(holder) needs \(failure.display)"
@@ -651,12 +651,12 @@ extension GraphAnalysis {
             let type = ServiceName.describe(services[nodes[first].service].label.type, name: nil)
             // `Lazy` and `Provider` resolve synchronously, which a service built by an async factory refuses.
             let deferred = registrations[nodes[first].service].isAsync
-                ? "as AsyncProvider<\(type)> (a loop through it"
-                : "as Lazy<\(type)> or Provider<\(type)> (a loop through them"
+                ? "AsyncProvider<\(type)> (a loop through it is no construction cycle)"
+                : "Lazy<\(type)> or Provider<\(type)> (a loop through them is no construction cycle)"
             let help = loop.count == 1
                 ? selfCycleHelp(nodes[first])
-                : "Break the cycle where \(breakFrom) needs \(breakTo): inject it \(deferred) is no construction "
-                    + "cycle), or move what both need into a service of its own."
+                : "Break the cycle where \(breakFrom) needs \(breakTo): inject it as \(deferred), or move what both "
+                    + "need into a service of its own."
             add(Finding(
                 id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
                 message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",
