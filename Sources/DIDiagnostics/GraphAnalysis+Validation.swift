@@ -122,15 +122,34 @@ extension GraphAnalysis {
             "\(services[$0].display) in \(containers[services[$0].container].name) (\(services[$0].location))"
         }
         let more = count > 20 ? ["… and \(count - 20) more"] : []
+        let anyAsync = opaque.contains { services[$0].isAsync }
+        // What is left after building in copies is what the build skipped (async factories, runtime arguments)
+        // or what failed (reported on its own).
+        let help = switch tried {
+        case .none where anyAsync:
+            "Register them with autoregister(_:initializer:), or run validateAsync() (validate(instantiating: "
+                + "true) builds only synchronous factories) to observe what their factories resolve."
+        case .none:
+            "Register them with autoregister(_:initializer:), or run validate(instantiating: true) to observe what "
+                + "their factories resolve."
+        case .synchronous where anyAsync:
+            "validate(instantiating: true) builds only synchronous factories: run validateAsync() to build those "
+                + "with an async factory too, or register them with autoregister(_:initializer:) to declare their "
+                + "dependencies."
+        case .synchronous, .all:
+            "Register them with autoregister(_:initializer:) to declare their dependencies: a service that takes "
+                + "runtime arguments is built only by a resolve that passes them, and one whose build failed is "
+                + "reported above."
+        }
         findings.append(Finding(
             id: .opaque, severity: .note, service: .counted(count, "registration"),
             container: asked.name,
             message: "\(count) registration\(count == 1 ? " has" : "s have") dependencies that cannot be seen "
-                + "without running \(count == 1 ? "its factory" : "their factories"); "
-                + "they were not checked for missing dependencies, cycles or captives: "
+                + "without running \(count == 1 ? "its factory" : "their factories")"
+                + (tried == .none ? "" : ", which the check did not build")
+                + "; they were not checked for missing dependencies, cycles or captives: "
                 + (listed + more).joined(separator: "; ") + ".",
-            help: "Register them with autoregister(_:initializer:), or run validate(instantiating: true) to "
-                + "observe what their factories resolve."
+            help: help
         ))
         for index in opaque { marks[index, default: []].append(.opaque) }
     }
@@ -648,15 +667,9 @@ extension GraphAnalysis {
             let names = elements.map(\.description)
             let breakFrom = names[names.count - 2]
             let breakTo = names[names.count - 1]
-            let type = ServiceName.describe(services[nodes[first].service].label.type, name: nil)
-            // `Lazy` and `Provider` resolve synchronously, which a service built by an async factory refuses.
-            let deferred = registrations[nodes[first].service].isAsync
-                ? "AsyncProvider<\(type)> (a loop through it is no construction cycle)"
-                : "Lazy<\(type)> or Provider<\(type)> (a loop through them is no construction cycle)"
             let help = loop.count == 1
                 ? selfCycleHelp(nodes[first])
-                : "Break the cycle where \(breakFrom) needs \(breakTo): inject it as \(deferred), or move what both "
-                    + "need into a service of its own."
+                : Self.cycleHelp(breakFrom: breakFrom, breakTo: elements[elements.count - 1])
             add(Finding(
                 id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
                 message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",
@@ -664,6 +677,18 @@ extension GraphAnalysis {
                 help: help
             ), about: nodes[first].service)
         }
+    }
+
+    /// The help of a DI-CYCLE of two services or more, which `breakFrom` closes by needing `breakTo`: the
+    /// relationship that defers it — an `AsyncProvider` for a service built by an async factory, since `Lazy` and
+    /// `Provider` resolve synchronously, which such a service refuses.
+    static func cycleHelp(breakFrom: String, breakTo: PathElement) -> String {
+        let type = ServiceName.describe(breakTo.type, name: nil)
+        let deferred = breakTo.isAsync
+            ? "AsyncProvider<\(type)> (a loop through it is no construction cycle)"
+            : "Lazy<\(type)> or Provider<\(type)> (a loop through them is no construction cycle)"
+        return "Break the cycle where \(breakFrom) needs \(breakTo): inject it as \(deferred), or move what both "
+            + "need into a service of its own."
     }
 
     /// The help of a DI-CYCLE whose service needs itself: most often a decorator meant to wrap the registration

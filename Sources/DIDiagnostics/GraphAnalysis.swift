@@ -44,6 +44,8 @@ struct GraphAnalysis {
     var dependencyStart: [Int] = [0]
     var findings: [Finding] = []
     var marks: [Int: [Finding.ID]] = [:]
+    /// Which services were built in copies before the analysis, to observe their dependencies.
+    let tried: ObservedEdges.Tried
 
     /// A dependency as the walk follows it: key numbers and what its relationship means for the checks.
     struct DependencyLookup {
@@ -94,6 +96,7 @@ struct GraphAnalysis {
         }
         live = ancestors + subtree
         askedIndex = ancestors.count
+        tried = observed.tried
         index(observed: observed, model: model)
     }
 

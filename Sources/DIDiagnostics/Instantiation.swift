@@ -27,6 +27,7 @@ struct Instantiation {
     /// Builds every synchronous service of `container`'s subtree in copies.
     init(_ container: Container) {
         self.init(copying: container)
+        observed.tried = .synchronous
         for (registration, owner, copy, original) in work(includingAsync: false) {
             build(registration, owner, original) { try copy.instantiate(registration, from: owner) }
         }
@@ -36,6 +37,7 @@ struct Instantiation {
     /// Builds every service of `container`'s subtree in copies, `async` ones with `resolveAsync`.
     static func including(async container: Container) async -> Instantiation {
         var instantiation = Instantiation(copying: container)
+        instantiation.observed.tried = .all
         for (registration, owner, copy, original) in instantiation.work(includingAsync: true) {
             if registration.isAsync {
                 do {
@@ -198,8 +200,11 @@ struct Instantiation {
                 help: "Fix the factory registered at \(registration.location)."
             )
         }
-        let says = [finding.id.rawValue, finding.message, finding.help]
-            + finding.path.map { "\($0) \($0.scope ?? "") \($0.location.map { "\($0)" } ?? "")" }
+        // A loop is met from each of its services: one finding for it, as the static DI-CYCLE makes.
+        let says = finding.id == .cycle
+            ? [finding.id.rawValue] + Set(finding.path.map(\.description)).sorted()
+            : [finding.id.rawValue, finding.message, finding.help]
+                + finding.path.map { "\($0) \($0.scope ?? "") \($0.location.map { "\($0)" } ?? "")" }
         if reported.insert(says).inserted { findings.append(finding) }
     }
 
@@ -233,6 +238,17 @@ struct Instantiation {
         case .notRegistered, .requiredKeyMissing:
             id = .missing
             help = "Register \(error.service) in \(error.searchedContainers.first ?? container) or an ancestor."
+        case .circularDependency where error.path.count >= 3 && error.path[0].description != error.path[1].description:
+            // A loop of two services or more, worded as the static DI-CYCLE (the error's own advice, which
+            // names the same step, would only repeat it).
+            let names = error.path.map(\.description)
+            return Finding(
+                id: .cycle, severity: .error, service: names[0], container: container,
+                message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).", path: error.path,
+                help: GraphAnalysis.cycleHelp(
+                    breakFrom: names[names.count - 2], breakTo: error.path[error.path.count - 1]
+                )
+            )
         case .circularDependency, .depthLimitExceeded:
             id = .cycle
             help = "Break the cycle: resolve one side lazily (a factory closure or @LazyInject), or move what "

@@ -10,6 +10,13 @@ struct ObservedEdges: Sendable {
     /// The type of the instance each registration built, when it was built (the implementation behind a
     /// protocol).
     var implementations: [ObjectIdentifier: Any.Type] = [:]
+    /// Which services building in copies tried: none (no instantiation), the synchronous ones
+    /// (`validate(instantiating: true)`) or all (`validateAsync()`).
+    var tried = Tried.none
+
+    enum Tried: Sendable {
+        case none, synchronous, all
+    }
 
     mutating func add(_ dependency: DependencyRef, to registration: ObjectIdentifier) {
         var list = dependencies[registration] ?? []

@@ -625,6 +625,52 @@ import Testing
         #expect(report.findings.first?.service == "Session")
     }
 
+    /// What building in copies leaves opaque is told apart from what it never tried: the DI-OPAQUE note sends
+    /// async factories to `validateAsync()`, which builds them, and no longer to `validate(instantiating: true)`,
+    /// which skips them.
+    @Test(.timeLimit(.minutes(1)))
+    func theOpaqueNoteSaysWhichCheckBuildsWhatIsLeft() async throws {
+        let app = Container(name: "app")
+        try app.registerAsync(Cache.self, scope: .singleton) { _ in Cache() }
+        let plain = try #require(app.validate().findings.first { $0.id == .opaque })
+        #expect(plain.help.contains("or run validateAsync() (validate(instantiating: true) builds only synchronous "
+            + "factories)"), "\(plain)")
+        let built = try #require(app.validate(instantiating: true).findings.first { $0.id == .opaque })
+        #expect(built.message.contains("which the check did not build"), "\(built)")
+        #expect(built.help.hasPrefix("validate(instantiating: true) builds only synchronous factories: run "
+            + "validateAsync() to build those with an async factory too"), "\(built)")
+        #expect(await app.validateAsync().findings.allSatisfy { $0.id != .opaque })
+        // Synchronous factories only: instantiating is the advice, and then nothing is left.
+        let sync = Container(name: "sync")
+        try sync.register(Session.self) { _ in Session() }
+        #expect(sync.validate().findings.first { $0.id == .opaque }?.help.hasSuffix("or run validate(instantiating: "
+            + "true) to observe what their factories resolve.") == true)
+        #expect(sync.validate(instantiating: true).findings.allSatisfy { $0.id != .opaque })
+    }
+
+    /// A loop that only building finds (closure factories) is one DI-CYCLE however many of its services the build
+    /// starts from, worded as the static one; a loop of async factories is broken with an `AsyncProvider`.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aCycleFoundByBuildingIsOneFinding(async: Bool) async throws {
+        final class Egg: Sendable { init(_ hen: Hen) {} }
+        final class Hen: Sendable { init(_ egg: Egg) {} }
+        let app = Container(name: "app")
+        if async {
+            try app.registerAsync(Egg.self, scope: .singleton) { r in Egg(try await r.resolveAsync(Hen.self)) }
+            try app.registerAsync(Hen.self) { r in Hen(try await r.resolveAsync(Egg.self)) }
+        } else {
+            try app.register(Egg.self, scope: .singleton) { r in Egg(try r.resolve(Hen.self)) }
+            try app.register(Hen.self) { r in Hen(try r.resolve(Egg.self)) }
+        }
+        let report = async ? await app.validateAsync() : app.validate(instantiating: true)
+        let cycles = report.findings.filter { $0.id == .cycle }
+        #expect(cycles.count == 1, "\(report)")
+        let cycle = try #require(cycles.first)
+        #expect(cycle.message == "\(cycle.service) depends on itself: "
+            + cycle.path.map(\.description).joined(separator: " → ") + ".")
+        #expect(cycle.help.contains(async ? "inject it as AsyncProvider<" : "inject it as Lazy<"), "\(cycle)")
+    }
+
     @Test func autoregisterWithoutParametersIsNotOpaque() throws {
         let app = Container(name: "app")
         try app.autoregister(Cache.self, scope: .singleton, initializer: Cache.init)
