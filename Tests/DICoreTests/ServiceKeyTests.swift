@@ -200,6 +200,30 @@ extension ServiceKeys {
         #expect(try app.resolveAll(String.self) == ["by type"])
     }
 
+    /// A key and its type are two registrations. Asked for the one that is missing while the other is
+    /// registered, the error says so and gives the call that connects them, which works.
+    @Test func aKeyAndItsTypeEachPointToTheOther() throws {
+        let app = Container(name: "app")
+        try app.register((any Analytics).self, fileID: "App/Setup.swift", line: 4) { _ in Telemetry() }
+        let missingKey = try #require(throws: ResolutionError.self) { try app.resolve(\.analytics) }
+        #expect(missingKey.code == .requiredKeyMissing)
+        #expect(missingKey.suggestions == ["any Analytics is registered by type in app (App/Setup.swift:4), which "
+            + "\\.analytics, a key of its own, does not find: register the key instead, or make it resolve that "
+            + "registration: try container.register(\\.analytics) { r in try r.resolve((any Analytics).self) }."])
+        try app.register(\.analytics) { r in try r.resolve((any Analytics).self) }
+        #expect(try app.resolve(\.analytics) is Telemetry)
+
+        let shop = Container(name: "shop")
+        try shop.register(\.clock, fileID: "App/Setup.swift", line: 9) { _ in FixedClock() }
+        let missingType = try #require(throws: ResolutionError.self) { try shop.resolve((any Clock).self) }
+        #expect(missingType.code == .notRegistered)
+        #expect(missingType.description.contains("\\.clock provides any Clock in shop (App/Setup.swift:9), a key of "
+            + "its own that a resolve by type does not find: resolve the key, try container.resolve(\\.clock)."),
+            "\(missingType)")
+        #expect(missingType.description.contains("fix:       resolve the key: try container.resolve(\\.clock)"))
+        #expect(try shop.resolve(\.clock).now == 42)
+    }
+
     @Test func equalKeyPathsWrittenInDifferentPlacesAreOneKey() throws {
         let app = Container(name: "app")
         try register(in: app)

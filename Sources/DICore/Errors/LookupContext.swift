@@ -11,6 +11,8 @@ package final class LookupContext: Sendable {
     let containerName: String
     let key: RegistrationKey
     let type: Any.Type
+    /// The `ServiceKeys` property of a keypath-registry key that was asked for (`analytics`), `nil` for a type.
+    let keyPathName: String?
     /// The containers the lookup searched, nearest first (the asking container, its ancestors, and the base
     /// chain of a test container), with what each held.
     private let visible: [Holder]
@@ -30,13 +32,14 @@ package final class LookupContext: Sendable {
 
     /// A lookup of `key` (whose service type is `type`) made from `container`; diagnostics make one to reuse
     /// the suggestions of a failed resolve without resolving.
-    package init(container: Container, key: RegistrationKey, type: Any.Type) {
+    package init(container: Container, key: RegistrationKey, type: Any.Type, keyPathName: String? = nil) {
         // A test container's view of a level of its base (see `TestContainerLink`) fails as that level would:
         // named after it, and with what the level cannot see suggested as from the level.
         let level = container.viewedLevel ?? container
         self.containerName = level.name
         self.key = key
         self.type = type
+        self.keyPathName = keyPathName
         var visible: [Holder] = []
         container.forEachRegistrationSource { source, _ in
             // A view registers nothing of its own.
@@ -145,6 +148,12 @@ package final class LookupContext: Sendable {
         var sameTypeCount = 0
 
         for owner in visible {
+            for registration in owner.registrations where registration.key != key && registration.key.keyPath != 0
+                && keyPathName == nil && key.name == nil && key.arguments == nil && registration.key.type == key.type
+                && seen.insert(registration.key).inserted
+            {
+                found.append(keyMatch(registration, in: owner))
+            }
             for registration in owner.registrations
             where registration.key != key && registration.key.keyPath == 0 && seen.insert(registration.key).inserted {
                 let sameType = registration.key.type == key.type
@@ -330,8 +339,34 @@ package final class LookupContext: Sendable {
                 dependencyFix: dependencyFix
             )
         case (nil, nil):
-            return Match(distance: 0, rank: 1, sentence: "\(shown) is registered \(place).", fix: nil)
+            guard let keyPathName else {
+                return Match(distance: 0, rank: 1, sentence: "\(shown) is registered \(place).", fix: nil)
+            }
+            // A keypath-registry key and its type are two registrations: the key does not find the type's.
+            let forward = "try container.register(\\.\(keyPathName)) { r in try r.resolve(\(ServiceName.metatype(type))) }"
+            return Match(
+                distance: 0,
+                rank: 1,
+                sentence: "\(shown) is registered by type \(place), which \\.\(keyPathName), a key of its own, does "
+                    + "not find: register the key instead, or make it resolve that registration: \(forward).",
+                fix: "register the key, or make it resolve the registration by type at \(registration.location): "
+                    + forward
+            )
         }
+    }
+
+    /// A keypath-registry key of the type asked for by type (`\.clock` for `any Clock`): the two are separate
+    /// registrations, and the key's is the one that exists.
+    private func keyMatch(_ registration: Registration, in owner: Holder) -> Match {
+        let key = "\\.\(registration.keyPathName ?? "key")"
+        return Match(
+            distance: 0,
+            rank: 1,
+            sentence: "\(key) provides \(ServiceName.readable(type)) in \(owner.name) (\(registration.location)), a "
+                + "key of its own that a resolve by type does not find: resolve the key, try container.resolve(\(key)).",
+            fix: "resolve the key: try container.resolve(\(key))",
+            meant: (registration, owner.name)
+        )
     }
 
     /// `ConsoleLogger` looks related to `any Logger`: one name contains the other.

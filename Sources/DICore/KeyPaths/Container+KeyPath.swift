@@ -179,7 +179,7 @@ extension Container {
                 + "default, so the app must provide it: \(place), for example "
                 + "`try container.register(\(keyName)) { r in … }`.",
             // For the close matches: an app that registered it in its own root, asked from `Container.shared`.
-            context: LookupContext(container: self, key: registrationKey, type: Service.self)
+            context: LookupContext(container: self, key: registrationKey, type: Service.self, keyPathName: key.name)
         )
     }
 }
