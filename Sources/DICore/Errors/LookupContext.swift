@@ -343,7 +343,8 @@ package final class LookupContext: Sendable {
                 return Match(distance: 0, rank: 1, sentence: "\(shown) is registered \(place).", fix: nil)
             }
             // A keypath-registry key and its type are two registrations: the key does not find the type's.
-            let forward = "try container.register(\\.\(keyPathName)) { r in try r.resolve(\(ServiceName.metatype(type))) }"
+            let forward = "try container.register(\\.\(keyPathName)) { r in try "
+                + "r.resolve(\(ServiceName.metatype(type))) }"
             return Match(
                 distance: 0,
                 rank: 1,
@@ -363,7 +364,8 @@ package final class LookupContext: Sendable {
             distance: 0,
             rank: 1,
             sentence: "\(key) provides \(ServiceName.readable(type)) in \(owner.name) (\(registration.location)), a "
-                + "key of its own that a resolve by type does not find: resolve the key, try container.resolve(\(key)).",
+                + "key of its own that a resolve by type does not find: resolve the key, "
+                + "try container.resolve(\(key)).",
             fix: "resolve the key: try container.resolve(\(key))",
             meant: (registration, owner.name)
         )
