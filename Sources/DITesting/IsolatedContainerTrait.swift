@@ -130,7 +130,9 @@ extension Trait where Self == IsolatedContainerTrait {
     /// under `name`, the override replaces nothing — the app's services never get it — and the test records a
     /// warning that names the registration probably meant (`any Clock`, where `SystemClock` was overridden). An
     /// override takes no runtime arguments, so it cannot replace a registration that takes some: the warning
-    /// then gives the registration to make in ``container(_:)`` instead.
+    /// then gives the registration to make in ``container(_:)`` instead. A service the app provides through a
+    /// keypath-registry key is replaced by overriding the key (`.override(\.clock) { … }`), which the warning
+    /// names when the type was overridden.
     ///
     /// - Parameters:
     ///   - type: The service to replace.

@@ -21,7 +21,11 @@ enum OverrideCheck {
         if let meant = context.closeRegistrations().first {
             let registration = meant.registration
             let key = ServiceName.key(registration.serviceType, name: registration.name)
-            if registration.argumentTypes.isEmpty {
+            if let keyPathName = registration.keyPathName {
+                // A keypath-registry key is a registration of its own, which a type's override does not replace.
+                message += " \(meant.container) provides it as the key \\.\(keyPathName) (\(registration.location)): "
+                    + "to replace that, override the key: .override(\\.\(keyPathName)) { … }."
+            } else if registration.argumentTypes.isEmpty {
                 message += " \(meant.container) registers \(registration.displayName) (\(registration.location)): "
                     + "to replace that, override it: .override(\(key)) { … }."
             } else {

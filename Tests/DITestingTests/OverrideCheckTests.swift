@@ -77,6 +77,22 @@ import Testing
         #expect(feature.on)
     }
 
+    /// A service the app provides through a keypath-registry key is a registration of its own, which an
+    /// override of the type does not replace: the warning names the key's override, which does.
+    @Test func overridingTheTypeOfAKeyNamesTheKeysOverride() async throws {
+        let app = Container(name: "app")
+        try app.register(\.clock, fileID: "App/Setup.swift", line: 3) { _ in SystemClock() }
+        let (reports, _) = try await Self.apply(.override((any Clock).self) { _ in FixedClock() }, to: app) { _ in () }
+        #expect(reports.count == 1)
+        #expect(reports.first?.contains("app provides it as the key \\.clock (App/Setup.swift:3): to replace that, "
+            + "override the key: .override(\\.clock) { … }.") == true, "\(reports)")
+        let (none, now) = try await Self.apply(.override(\.clock) { _ in FixedClock() }, to: app) {
+            try $0.resolve(\.clock).now
+        }
+        #expect(none.isEmpty)
+        #expect(now == FixedClock().now)
+    }
+
     /// A registration's key includes its runtime arguments, so an override (which takes none) cannot replace a
     /// registration that takes some: the warning says so, and gives the registration that does.
     @Test func overridingAServiceThatTakesArgumentsSaysHowToReplaceIt() async throws {
@@ -87,7 +103,7 @@ import Testing
                                                 to: app) { _ in () }
         #expect(reports.count == 1)
         #expect(reports.first?.contains("app registers Receipt taking an argument (String) "
-            + "(DITestingTests/OverrideCheckTests.swift:85), which an override, taking none, cannot replace: "
+            + "(DITestingTests/OverrideCheckTests.swift:101), which an override, taking none, cannot replace: "
             + "register it with the same argument in the test container instead: .container { try "
             + "$0.register(Receipt.self) { (r: any Resolver, argument: String) in … } }.") == true, "\(reports)")
         // The advice, followed: the app's callers, which pass the argument, get the test's receipt.
