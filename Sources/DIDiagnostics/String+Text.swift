@@ -39,7 +39,12 @@ extension String {
     /// The string on one line: a line break, a tab or another control character in it (a container named
     /// `"app\nmain"`) written as its escape (`app\nmain`), so that it cannot break a line-based layout.
     var onOneLine: String {
-        if !unicodeScalars.contains(where: Self.isControl) { return self }
+        // Bytes first: a C0 control or DEL is one byte, and a C1 control starts with 0xC2, which names rarely hold.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+            || !unicodeScalars.contains(where: Self.isControl)
+        {
+            return self
+        }
         var result = ""
         for scalar in unicodeScalars {
             switch scalar {
