@@ -269,15 +269,23 @@ extension GraphAnalysis {
                        captive[scopeOf[node.service]][scopeOf[target]],
                        reported.insert("captive|\(node.service)|\(target)").inserted
                     {
+                        let resettable = dependency.scope == "cached"
                         add(Finding(
                             id: .captive, severity: .warning, service: holder.display,
                             container: containers[node.context].name,
                             message: "\(holder.display) (\(holder.scope)) keeps \(display) (\(dependency.scope)), "
-                                + "which should not outlive it: the \(holder.scope) instance holds on to the "
-                                + "\(display) it was built with for as long as it lives.",
+                                + (resettable
+                                    ? "which reset(.cached) is for replacing: after a reset, the \(holder.scope) "
+                                        + "instance still holds on to the \(display) it was built with."
+                                    : "which should not outlive it: the \(holder.scope) instance holds on to the "
+                                        + "\(display) it was built with for as long as it lives."),
                             path: path(to: id) + [element(target, in: targetContext)],
-                            help: "Give \(display) a lifetime at least as long as \(holder.scope), or inject a "
-                                + "factory (a closure or a Provider) and resolve \(display) when it is needed."
+                            help: resettable
+                                ? "Give \(holder.display) .cached too, so that a reset replaces both, or inject "
+                                    + "Provider<\(ServiceName.describe(dependency.label.type, name: nil))> and "
+                                    + "resolve \(display) when it is needed."
+                                : "Give \(display) a lifetime at least as long as \(holder.scope), or inject a "
+                                    + "factory (a closure or a Provider) and resolve \(display) when it is needed."
                         ), about: node.service)
                     }
                 }

@@ -386,7 +386,10 @@ struct GraphAnalysis {
     /// Whether a `holder` instance keeping a `dependency` instance makes it captive.
     static func isCaptive(holder: String, dependency: String) -> Bool {
         switch holder {
-        case "singleton", "cached":
+        case "singleton":
+            // A `.cached` instance is there to be replaced by a reset, which a singleton holding it never sees.
+            return dependency == "weak" || dependency == "cached" || (lifetimeRank(dependency) ?? 3) < 3
+        case "cached":
             return dependency == "weak" || (lifetimeRank(dependency) ?? 3) < 3
         case "scoped":
             return lifetimeRank(dependency) == 1

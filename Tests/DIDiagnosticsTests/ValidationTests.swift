@@ -671,6 +671,39 @@ import Testing
         #expect(cycle.help.contains(async ? "inject it as AsyncProvider<" : "inject it as Lazy<"), "\(cycle)")
     }
 
+    /// A `.cached` service is there to be replaced by `reset(.cached)`, which a singleton holding it never sees:
+    /// DI-CAPTIVE says so, and each way out it gives clears it.
+    @Test func aSingletonKeepingACachedServiceIsCaptive() throws {
+        final class Flags: Sendable {}
+        final class Banner: Sendable {
+            let flags: Flags
+            init(flags: Flags) { self.flags = flags }
+        }
+        final class LiveBanner: Sendable {
+            let flags: Provider<Flags>
+            init(flags: Provider<Flags>) { self.flags = flags }
+        }
+        let app = Container(name: "app")
+        try app.autoregister(Flags.self, scope: .cached, initializer: Flags.init)
+        try app.autoregister(Banner.self, scope: .singleton, initializer: Banner.init)
+        let finding = try #require(app.validate().findings.first { $0.id == .captive })
+        #expect(finding.message == "Banner (singleton) keeps Flags (cached), which reset(.cached) is for replacing: "
+            + "after a reset, the singleton instance still holds on to the Flags it was built with.")
+        #expect(finding.help == "Give Banner .cached too, so that a reset replaces both, or inject Provider<Flags> "
+            + "and resolve Flags when it is needed.")
+        // What it warns of.
+        let before = try app.resolve(Banner.self).flags
+        app.reset(.cached)
+        #expect(try app.resolve(Banner.self).flags === before)
+        #expect(try app.resolve(Flags.self) !== before)
+        // Either way out clears it.
+        try app.autoregister(Banner.self, scope: .cached, initializer: Banner.init)
+        #expect(app.validate().findings.allSatisfy { $0.id != .captive })
+        try app.autoregister(Banner.self, scope: .singleton, initializer: Banner.init)
+        try app.autoregister(LiveBanner.self, scope: .singleton, initializer: LiveBanner.init)
+        #expect(app.validate().findings.filter { $0.id == .captive }.map(\.service) == ["Banner"])
+    }
+
     @Test func autoregisterWithoutParametersIsNotOpaque() throws {
         let app = Container(name: "app")
         try app.autoregister(Cache.self, scope: .singleton, initializer: Cache.init)
