@@ -222,6 +222,20 @@ extension ServiceKeys {
             "\(missingType)")
         #expect(missingType.description.contains("fix:       resolve the key: try container.resolve(\\.clock)"))
         #expect(try shop.resolve(\.clock).now == 42)
+
+        // A dependency asks by type: its way out registers the type as what the key provides, which also serves
+        // an initializer's parameter.
+        final class Stamper: Sendable {
+            let clock: any Clock
+            init(clock: any Clock) { self.clock = clock }
+        }
+        try shop.autoregister(Stamper.self, fileID: "App/Setup.swift", line: 12, initializer: Stamper.init)
+        let dependency = try #require(throws: ResolutionError.self) { try shop.resolve(Stamper.self) }
+        #expect(dependency.description.contains("fix:       in the factory of Stamper (App/Setup.swift:12), resolve the "
+            + "key (try r.resolve(\\.clock)), or register the type as what the key provides: try "
+            + "container.register((any Clock).self) { r in try r.resolve(\\.clock) }"), "\(dependency)")
+        try shop.register((any Clock).self) { r in try r.resolve(\.clock) }
+        #expect(try shop.resolve(Stamper.self).clock.now == 42)
     }
 
     @Test func equalKeyPathsWrittenInDifferentPlacesAreOneKey() throws {

@@ -367,6 +367,12 @@ package final class LookupContext: Sendable {
                 + "key of its own that a resolve by type does not find: resolve the key, "
                 + "try container.resolve(\(key)).",
             fix: "resolve the key: try container.resolve(\(key))",
+            // A dependency is asked for by type: resolve the key in its dependent's factory, or register the type
+            // as what the key provides, which serves every dependent (an initializer's parameters too).
+            dependencyFix: { [type] dependent in
+                "\(dependent.factory) resolve the key (try r.resolve(\(key))), or register the type as what the key "
+                    + "provides: try container.register(\(ServiceName.metatype(type))) { r in try r.resolve(\(key)) }"
+            },
             meant: (registration, owner.name)
         )
     }
