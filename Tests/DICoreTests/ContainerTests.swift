@@ -149,15 +149,18 @@ import Testing
 
     @Test func resolveAsConcreteTypeCastsOrThrowsTypeMismatch() throws {
         let app = Container(name: "app")
-        try app.register((any Logger).self) { _ in ConsoleLogger(label: "c") }
+        try app.register((any Logger).self, fileID: "App/Setup.swift", line: 4) { _ in ConsoleLogger(label: "c") }
         let concrete = try app.resolve((any Logger).self, as: ConsoleLogger.self)
         #expect(concrete.label == "c")
         let error = try #require(throws: ResolutionError.self) {
             try app.resolve((any Logger).self, as: RouterImpl.self)
         }
         #expect(error.code == .typeMismatch)
-        #expect(error.description.contains("ConsoleLogger"))
-        #expect(error.description.contains("RouterImpl"))
+        // It names the registration that built the instance, and the two ways out.
+        #expect(error.message.hasSuffix("The registration at App/Setup.swift:4 built a ConsoleLogger, not a "
+            + "RouterImpl. To get a RouterImpl, register one for it (in a test: .override((any Logger).self) { _ in "
+            + "… }); otherwise ask for ConsoleLogger."), "\(error)")
+        #expect(error.path.last?.location?.description == "App/Setup.swift:4", "\(error)")
     }
 
     @Test func resolveRequiredReturnsTheService() throws {

@@ -152,16 +152,29 @@ extension Container: Resolver {
         as concrete: Concrete.Type
     ) throws -> Concrete {
         let value = try resolve(type, name: name)
-        guard let cast = value as? Concrete else {
-            throw ResolutionError(
-                code: .typeMismatch,
-                requestedType: type,
-                name: name,
-                path: ResolutionStack.current.path(then: PathElement(missing: type, name: name, in: self)),
-                detail: "The instance is a \(Swift.type(of: value as Any)), not a \(concrete)."
-            )
-        }
+        guard let cast = value as? Concrete else { throw notA(concrete, value, resolvedAs: type, name: name) }
         return cast
+    }
+
+    /// The `typeMismatch` of `resolve(_:name:as:)`: `value`, resolved as `type`, is not a `concrete`. It names the
+    /// registration that built it, and the way out is installing a `concrete` there (a test's mock) or asking for
+    /// what it is.
+    private func notA(_ concrete: Any.Type, _ value: Any, resolvedAs type: Any.Type, name: String?) -> ResolutionError {
+        let key = ServiceName.key(type, name: name)
+        let (instance, wanted) = (ServiceName.readable(Swift.type(of: value)), ServiceName.readable(concrete))
+        let found = lookup(RegistrationKey(type: ObjectIdentifier(type), name: name))
+        let step = found.map { PathElement($0.0, requested: type, in: self) }
+            ?? PathElement(missing: type, name: name, in: self)
+        let built = found.map { "The registration at \($0.0.location) built a \(instance)" }
+            ?? "The instance is a \(instance)"
+        return ResolutionError(
+            code: .typeMismatch,
+            requestedType: type,
+            name: name,
+            path: ResolutionStack.current.path(then: step),
+            detail: "\(built), not a \(wanted). To get a \(wanted), register one for it (in a test: "
+                + ".override(\(key)) { _ in … }); otherwise ask for \(instance)."
+        )
     }
 
     /// Resolves the service, or returns `nil` when nothing is registered for it here or in an ancestor.
