@@ -230,6 +230,12 @@ struct Instantiation {
         scope == "singleton" || scope == "cached" || scope == "weak"
     }
 
+    /// The loop at the end of a cycle error's `path`: from the first step that its last step repeats.
+    private static func loop(in path: [PathElement]) -> ArraySlice<PathElement> {
+        guard let last = path.last else { return [] }
+        return path[(path.firstIndex { $0.description == last.description } ?? 0)...]
+    }
+
     /// The finding for a resolution error met while building, by its code.
     static func finding(for error: ResolutionError, in container: String, help given: String? = nil) -> Finding {
         let id: Finding.ID
@@ -238,16 +244,15 @@ struct Instantiation {
         case .notRegistered, .requiredKeyMissing:
             id = .missing
             help = "Register \(error.service) in \(error.searchedContainers.first ?? container) or an ancestor."
-        case .circularDependency where error.path.count >= 3 && error.path[0].description != error.path[1].description:
-            // A loop of two services or more, worded as the static DI-CYCLE (the error's own advice, which
-            // names the same step, would only repeat it).
-            let names = error.path.map(\.description)
+        case .circularDependency where loop(in: error.path).count >= 3:
+            // A loop of two services or more, worded as the static DI-CYCLE: the loop alone, without the steps
+            // that led the build to it (the error's own advice, which names the same step, would only repeat it).
+            let loop = Array(loop(in: error.path))
+            let names = loop.map(\.description)
             return Finding(
                 id: .cycle, severity: .error, service: names[0], container: container,
-                message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).", path: error.path,
-                help: GraphAnalysis.cycleHelp(
-                    breakFrom: names[names.count - 2], breakTo: error.path[error.path.count - 1]
-                )
+                message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).", path: loop,
+                help: GraphAnalysis.cycleHelp(breakFrom: names[names.count - 2], breakTo: loop[loop.count - 1])
             )
         case .circularDependency, .depthLimitExceeded:
             id = .cycle

@@ -654,7 +654,10 @@ import Testing
     func aCycleFoundByBuildingIsOneFinding(async: Bool) async throws {
         final class Egg: Sendable { init(_ hen: Hen) {} }
         final class Hen: Sendable { init(_ egg: Egg) {} }
+        final class Farm: Sendable { init(_ egg: Egg) {} }
         let app = Container(name: "app")
+        // Outside the loop, leading into it: the finding is the loop's, not Farm's.
+        try app.register(Farm.self) { r in Farm(try r.resolve(Egg.self)) }
         if async {
             try app.registerAsync(Egg.self, scope: .singleton) { r in Egg(try await r.resolveAsync(Hen.self)) }
             try app.registerAsync(Hen.self) { r in Hen(try await r.resolveAsync(Egg.self)) }
@@ -666,6 +669,8 @@ import Testing
         let cycles = report.findings.filter { $0.id == .cycle }
         #expect(cycles.count == 1, "\(report)")
         let cycle = try #require(cycles.first)
+        #expect(["Egg", "Hen"].contains(cycle.service), "\(cycle)")
+        #expect(!cycle.path.contains { $0.description == "Farm" }, "\(cycle)")
         #expect(cycle.message == "\(cycle.service) depends on itself: "
             + cycle.path.map(\.description).joined(separator: " → ") + ".")
         #expect(cycle.help.contains(async ? "inject it as AsyncProvider<" : "inject it as Lazy<"), "\(cycle)")
