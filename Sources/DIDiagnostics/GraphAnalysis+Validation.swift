@@ -175,7 +175,7 @@ extension GraphAnalysis {
         var matchingFailures: [MatchingFailure] = []
 
         func path(to id: Int) -> [PathElement] {
-            nodes.chain(to: id).map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
+            self.path(of: nodes.chain(to: id), nodes: nodes)
         }
 
         // Every service visible from every container of the subtree is a possible top-level request. Nodes
@@ -327,7 +327,8 @@ extension GraphAnalysis {
         for failure in failures {
             let failing = nodes.nodes[failure.node]
             // Which service kept where it is registered decided the first report, if one did.
-            let firstKeeper = keeper(on: failure.reportedThrough, nodes: nodes)
+            let firstKeeper = KeptOnTheWay.keeperIndex(in: path(of: failure.reportedThrough, nodes: nodes))
+                .map { failure.reportedThrough[$0] }
             if let firstKeeper { reported.insert("matching-kept|\(firstKeeper)|\(failure.target)") }
             // Asked directly (it is built where it is asked, so from its context), the failing node's way out is a
             // tagged asker, unless it is itself the keeper.
@@ -340,13 +341,13 @@ extension GraphAnalysis {
             }
             // Up through what is built where it is asked, to each keeper; `toward` leads back to the failure.
             func scope(_ node: Int) -> String { services[nodes.nodes[node].service].scope }
-            guard Self.buildsWithItsDependent(scope(failure.node)) else { continue }
+            guard KeptOnTheWay.buildsWithItsDependent(scope(failure.node)) else { continue }
             var toward = [failure.node: -1]
             var pending = [failure.node]
             while let current = pending.popLast() {
                 for previous in reaching[current] where toward[previous] == nil {
                     toward[previous] = current
-                    if Self.buildsWithItsDependent(scope(previous)) {
+                    if KeptOnTheWay.buildsWithItsDependent(scope(previous)) {
                         pending.append(previous)
                         continue
                     }
@@ -369,10 +370,10 @@ extension GraphAnalysis {
         let holder = services[nodes.nodes[failure.node].service].display
         let context = nodes.nodes[failure.node].context
         let from = containers[context].name
-        let path = chain.map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
-        let decider = keeper(on: chain, nodes: nodes)
-        let keeperIndex = decider.flatMap { $0 == failure.node ? nil : chain.firstIndex(of: $0) }
-        let needs = keeperIndex.map { index in
+        let path = path(of: chain, nodes: nodes)
+        let keeperIndex = KeptOnTheWay.keeperIndex(in: path)
+        // A keeper before the failing node needs the `.matching` service through the steps after it.
+        let needs = keeperIndex.flatMap { $0 < path.count - 1 ? $0 : nil }.map { index in
             "\(path[index]) needs \(failure.display) through "
                 + path[(index + 1)...].map(\.description).joined(separator: " → ")
         } ?? "\(holder) needs \(failure.display)"
@@ -384,22 +385,12 @@ extension GraphAnalysis {
             help: KeptOnTheWay.advice(path: path, needed: failure.display, tag: failure.tag)
                 ?? "Resolve \(holder) from a container tagged \"\(failure.tag)\" (or a descendant), or give "
                     + "\(failure.display) a lifetime that does not need one."
-        ), about: nodes.nodes[decider ?? failure.node].service)
+        ), about: nodes.nodes[chain[keeperIndex ?? chain.count - 1]].service)
     }
 
-    /// The node on `chain` that decides where the rest is built, when it is a service kept where it is
-    /// registered (a singleton): the last one not built with its dependent.
-    private func keeper(on chain: [Int], nodes: NodeTable) -> Int? {
-        guard let decider = chain.last(where: {
-            !Self.buildsWithItsDependent(services[nodes.nodes[$0].service].scope)
-        }) else { return nil }
-        return KeptOnTheWay.buildsForAsker(services[nodes.nodes[decider].service].scope) ? nil : decider
-    }
-
-    /// Whether a service of the lifetime named `scope` is built in the container of whatever needs it
-    /// (`transient`, `graph`), so that it does not decide where its own dependencies come from.
-    static func buildsWithItsDependent(_ scope: String) -> Bool {
-        scope == "transient" || scope == "graph"
+    /// The steps of `chain` (node numbers), each in the container it is resolved in.
+    private func path(of chain: [Int], nodes: NodeTable) -> [PathElement] {
+        chain.map { element(nodes.nodes[$0].service, in: nodes.nodes[$0].context) }
     }
 
     /// Whether a dependency that a synchronous factory resolves (a parameter, an `Optional`, a `Lazy`, a

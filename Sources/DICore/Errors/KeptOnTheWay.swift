@@ -10,13 +10,26 @@ package enum KeptOnTheWay {
         ["transient", "graph", "scoped"].contains(scope) || scope.hasPrefix("matching(")
     }
 
-    /// The advice for `needed`, a service of `.matching(tag)`, reached by `path` (the steps before it), when the
-    /// last step that decides where the rest is built — not a transient or a `graph` service, which are built
-    /// where their dependent is, nor a relationship used later — is kept where it is registered; `nil` otherwise,
-    /// when resolving from a container with the tag is the way out.
+    /// Whether a service of the lifetime named `scope` is built in the container of whatever needs it
+    /// (`transient`, `graph`), so that it does not decide where its own dependencies come from.
+    package static func buildsWithItsDependent(_ scope: String?) -> Bool {
+        scope == "transient" || scope == "graph"
+    }
+
+    /// The position in `path` of the last step that decides where the rest is built — not a service built with
+    /// its dependent, nor a relationship used later — when it is kept where it is registered; `nil` otherwise.
+    package static func keeperIndex(in path: [PathElement]) -> Int? {
+        guard let index = path.lastIndex(where: { !$0.isDeferred && !buildsWithItsDependent($0.scope) }),
+              let scope = path[index].scope, !buildsForAsker(scope), path[index].container != nil
+        else { return nil }
+        return index
+    }
+
+    /// The advice for `needed`, a service of `.matching(tag)`, reached by `path` (the steps before it), when a
+    /// step on it is kept where it is registered and decides where the rest is built (`keeperIndex(in:)`); `nil`
+    /// otherwise, when resolving from a container with the tag is the way out.
     package static func advice(path: [PathElement], needed: String, tag: String) -> String? {
-        guard let index = path.lastIndex(where: { !$0.isDeferred && !["transient", "graph"].contains($0.scope) }),
-              let scope = path[index].scope, !buildsForAsker(scope), let home = path[index].container
+        guard let index = keeperIndex(in: path), let scope = path[index].scope, let home = path[index].container
         else { return nil }
         let keeper = path[index]
         let between = path[(index + 1)...].filter { !$0.isDeferred }.map(\.description)
