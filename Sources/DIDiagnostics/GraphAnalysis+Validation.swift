@@ -95,9 +95,7 @@ extension GraphAnalysis {
     /// container with it. What a typo in `.matching(tag)` was probably meant to say.
     func containerTagged(closeTo tag: String) -> (tag: String, container: DependencyGraph.ContainerNode)? {
         let tags = Set(containers.flatMap(\.tags))
-        guard !tags.contains(tag),
-              let meant = tags.filter({ LookupContext.distance($0, tag) <= LookupContext.closeDistance(for: tag) })
-                .min(by: { (LookupContext.distance($0, tag), $0) < (LookupContext.distance($1, tag), $1) }),
+        guard !tags.contains(tag), let meant = LookupContext.likeliestTypo(of: tag, among: tags),
               let tagged = containers.first(where: { $0.tags.contains(meant) })
         else { return nil }
         return (meant, tagged)

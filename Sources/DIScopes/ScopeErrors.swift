@@ -74,8 +74,7 @@ enum ScopeErrors {
             + "scope."
         // A container on the way carries a tag a letter or two away: most likely a typo in `.matching(…)`.
         let misspelled = requestedFrom.ancestry.lazy.compactMap { container in
-            container.tags.filter { LookupContext.distance($0, tag) <= LookupContext.closeDistance(for: tag) }
-                .min().map { (container, $0) }
+            LookupContext.likeliestTypo(of: tag, among: container.tags).map { (container, $0) }
         }.first
         let advice = KeptOnTheWay.advice(path: path, needed: registration.displayName, tag: tag)
             ?? misspelled.map { container, meant in

@@ -265,6 +265,14 @@ package final class LookupContext: Sendable {
         max(2, (name?.count ?? 0) / 3)
     }
 
+    /// The one of `candidates` that `name` is most likely a typo of: within `closeDistance(for:)` of it, the
+    /// fewest edits away, then the first in alphabetical order; `nil` when none is that close.
+    package static func likeliestTypo(of name: String, among candidates: some Sequence<String>) -> String? {
+        candidates.lazy.map { (candidate: $0, distance: distance($0, name)) }
+            .filter { $0.distance <= closeDistance(for: name) }
+            .min { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }?.candidate
+    }
+
     private func argumentMatch(_ registration: Registration, in owner: Holder) -> Match {
         let shown = registration.displayName
         let call = "try container.resolve(\(ServiceName.key(type, name: key.name))"
