@@ -146,11 +146,12 @@ package final class LookupContext: Sendable {
         let typeName = ServiceName.readable(type)
         var seen = Set<RegistrationKey>()
         var sameTypeCount = 0
+        // Asked by type alone, a keypath-registry key of the type may be what provides it.
+        let byTypeAlone = keyPathName == nil && key.keyPath == 0 && key.name == nil && key.arguments == nil
 
         for owner in visible {
-            for registration in owner.registrations where registration.key != key && registration.key.keyPath != 0
-                && keyPathName == nil && key.name == nil && key.arguments == nil && registration.key.type == key.type
-                && seen.insert(registration.key).inserted
+            for registration in owner.registrations where byTypeAlone && registration.key.keyPath != 0
+                && registration.key.type == key.type && seen.insert(registration.key).inserted
             {
                 found.append(keyMatch(registration, in: owner))
             }
