@@ -5,7 +5,7 @@ import Testing
 /// A test container made from a tree builds its own instance of every lifetime that keeps instances, with
 /// the dependencies its base would give it (the test's own registrations first), and leaves the tree's
 /// instances alone.
-@Suite struct TestContainerLifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct TestContainerLifetimeTests {
     enum Kept: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case singleton, scoped, cached, weak, matching, custom
 
