@@ -80,7 +80,7 @@ extension DependencyGraph {
     /// A pale fill per scope, the same in DOT and Mermaid.
     static func colour(of scope: String) -> String {
         switch scope {
-        case "singleton": "#cfe2ff"
+        case "singleton", "value": "#cfe2ff"
         case "transient": "#e9ecef"
         case "scoped": "#d1e7dd"
         case "graph": "#fff3cd"

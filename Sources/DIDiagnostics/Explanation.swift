@@ -129,6 +129,9 @@ public struct Explanation: Sendable, CustomStringConvertible {
             + "the asking container (\(asked))"
         case "singleton", "cached":
             return "the instance is held by \(provider), its dependencies come from \(provider)"
+        case "value":
+            return "the instance given to register(_:value:), handed out by \(provider) as it was given: never "
+                + "built, and not disposed when \(provider) closes"
         case "weak": return "the instance is held weakly by \(provider) while someone else holds it; its "
             + "dependencies come from \(provider)"
         case "scoped": return "one instance per asking container (here \(asked)), which holds it"

@@ -222,7 +222,7 @@ struct GraphAnalysis {
                 }
             }
             dependencyStart.append(dependencyList.count)
-            let scope = registration.scope.name
+            let scope = registration.lifetimeName
             scopeOf.append(number(ofScope: scope))
             services.append(.init(
                 container: container,

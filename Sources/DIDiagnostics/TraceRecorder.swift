@@ -15,7 +15,7 @@ final class TraceRecorder: ResolutionTap {
         let event = ResolutionTrace.Event(
             depth: tap.depth,
             service: tap.registration.displayName,
-            scope: tap.registration.scope.name,
+            scope: tap.registration.lifetimeName,
             built: tap.built,
             container: tap.asked.name,
             // A test container's view of a level of its base: the registration is the level's.

@@ -34,6 +34,20 @@ import Testing
         #expect(app.isRegistered(RequestID.self))
     }
 
+    /// An error's path names a value's lifetime `value`, and its detail says the value is of another type:
+    /// `singleton` and "built" would say it was built, and that closing its container disposes it.
+    @Test func anErrorPathCallsAValueAValue() throws {
+        let request = Container(name: "app").child(name: "request")
+        try request.register(fileID: "App/Request.swift", line: 2, value: RequestID(value: "r-2"))
+        let error = try #require(throws: ResolutionError.self) {
+            try request.resolve(RequestID.self, as: Work.self)
+        }
+        #expect(error.code == .typeMismatch)
+        #expect(error.path.map(\.scope) == ["value"])
+        #expect("\(error)".contains("RequestID   value  in request  App/Request.swift:2"), "\(error)")
+        #expect(error.detail?.hasPrefix("The value registered at App/Request.swift:2 is a RequestID, not a Work.") == true)
+    }
+
     @Test func aChildWithAFewValuesResolvesThemAndServicesBuiltFromThem() throws {
         // A request's container: its few values stay among the pending registrations, looked up there.
         let server = Container(name: "server")

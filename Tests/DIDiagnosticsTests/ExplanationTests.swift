@@ -79,4 +79,33 @@ import Testing
         #expect(text.contains("or from one of its descendants (session alice is tagged \"session\": if that was "
             + "meant, register it with .matching(\"session\"))"), "\(text)")
     }
+
+    /// A value given with `register(_:value:)` is never built and not disposed when its container closes: its
+    /// explanation, graph renderings and trace call its lifetime `value`, not `singleton`, which says both.
+    @Test func aValueGivenAtRegistrationIsExplainedAndDrawnAsAValue() throws {
+        let app = Container(name: "app")
+        let request = app.child(name: "request", tags: ["request"])
+        try request.register(fileID: "App/Request.swift", line: 3, value: 42)
+        try app.register(Session.self, scope: .matching("request"), fileID: "App/Setup.swift", line: 5) { r in
+            _ = try r.resolve(Int.self)
+            return Session()
+        }
+        #expect(request.explain(Int.self).description == """
+            Int, as request resolves it
+              provided by:  request (App/Request.swift:3)
+              lookup:       request (found)
+              scope:        value; the instance given to register(_:value:), handed out by request as it was given: \
+            never built, and not disposed when request closes
+              shadows:      nothing
+              dependencies: none known
+              dependents:   none known
+            """)
+        let graph = request.graph()
+        #expect(graph.text().contains("Int  value  App/Request.swift:3"), "\(graph.text())")
+        #expect(graph.dot().contains("Int\\nvalue"), "\(graph.dot())")
+        #expect(graph.mermaid().contains("Int<br/>value"), "\(graph.mermaid())")
+        #expect(graph.json().contains(#""scope": "value""#), "\(graph.json())")
+        let trace = try request.trace { _ = try request.resolve(Session.self) }
+        #expect(trace.events.map(\.scope) == [#"matching("request")"#, "value"])
+    }
 }

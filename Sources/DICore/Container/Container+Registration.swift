@@ -81,7 +81,8 @@ extension Container {
     /// first registration of a container it costs not even a registration object until something other than
     /// a resolve (a listing, a diagnostic, a second registration) asks for one. The container hands the value
     /// out and does not own it: `close()` does not dispose a `Disposable` value; whoever made it does.
-    /// Registering the key again replaces the value, as for any registration.
+    /// Registering the key again replaces the value, as for any registration. Errors, `explain`, graphs and
+    /// traces show its lifetime as `value`.
     ///
     /// - Parameters:
     ///   - type: The type the value is resolved as; inferred from `value` when left out.

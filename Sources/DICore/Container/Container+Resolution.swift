@@ -165,8 +165,11 @@ extension Container: Resolver {
         let found = lookup(RegistrationKey(type: ObjectIdentifier(type), name: name))
         let step = found.map { PathElement($0.0, requested: type, in: self) }
             ?? PathElement(missing: type, name: name, in: self)
-        let built = found.map { "The registration at \($0.0.location) built a \(instance)" }
-            ?? "The instance is a \(instance)"
+        let built = found.map { registration, _ in
+            registration.isValue
+                ? "The value registered at \(registration.location) is a \(instance)"
+                : "The registration at \(registration.location) built a \(instance)"
+        } ?? "The instance is a \(instance)"
         return ResolutionError(
             code: .typeMismatch,
             requestedType: type,

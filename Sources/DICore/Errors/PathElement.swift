@@ -32,7 +32,7 @@ public struct PathElement: Sendable, CustomStringConvertible {
         self.container = container?.name
         registeredIn = container.flatMap { Self.owner(of: registration, seenFrom: $0) }?.name
         location = registration.location
-        scope = registration.scope.name
+        scope = registration.lifetimeName
         keyPathName = registration.keyPathName
         self.onAnotherThread = onAnotherThread
         isAsync = registration.isAsync

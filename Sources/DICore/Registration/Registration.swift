@@ -162,6 +162,14 @@ package final class Registration: Sendable {
 
     package var name: String? { key.name }
 
+    /// Whether this registers a value given at registration (`register(_:value:)`): published from the start,
+    /// never built, and not disposed by the container that keeps it.
+    package var isValue: Bool { shortcut == .singleton && singleton == nil }
+
+    /// The lifetime as diagnostics print it: the scope's name, or `value` for a value given at registration,
+    /// which a `singleton` would misdescribe (a singleton is built, and disposed by its container).
+    package var lifetimeName: String { isValue ? "value" : scope.name }
+
     /// For an alias, the key of the registration it stands for.
     package var aliasTarget: RegistrationKey? {
         if case .alias(let key) = kind { return key }
