@@ -663,7 +663,6 @@ extension GraphAnalysis {
                 + [element(nodes[first].service, in: nodes[first].context)]
             let names = elements.map(\.description)
             let breakFrom = names[names.count - 2]
-            let breakTo = names[names.count - 1]
             let help = loop.count == 1
                 ? selfCycleHelp(nodes[first])
                 : Self.cycleHelp(breakFrom: breakFrom, breakTo: elements[elements.count - 1])

@@ -428,9 +428,9 @@ import Testing
         }
         let registerLayout = { try app.autoregister(Layout.self, fileID: "App/Layout.swift", line: 3,
                                                     initializer: Layout.init) }
-        if transientFirst { try registerLayout() }
+        if transientFirst { _ = try registerLayout() }
         try app.autoregister(Page.self, scope: .singleton, fileID: "App/Page.swift", line: 4, initializer: Page.init)
-        if !transientFirst { try registerLayout() }
+        if !transientFirst { _ = try registerLayout() }
         try app.autoregister(Shell.self, scope: .cached, fileID: "App/Shell.swift", line: 5, initializer: Shell.init)
         let findings = app.validate().findings.filter { $0.id == .matching }
         let ways = findings.map { $0.path.map(\.description).joined(separator: " → ") }

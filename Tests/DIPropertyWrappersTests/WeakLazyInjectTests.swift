@@ -66,7 +66,10 @@ private final class Back {
         let first = try await raceAFirstReadThatFailsLast(
             in: app, firstRead: { try watcher.$database.resolve()?.name ?? "nil" }
         ) {
-            second = try #require(watcher.database)   // kept alive here while the first read finishes
+            // Bound as `Database` first: assigned to the optional `second` directly, the value would be wrapped
+            // once more, and `#require` could never fail.
+            let kept: Database = try #require(watcher.database)
+            second = kept   // kept alive here while the first read finishes
         }
         #expect(first == "second")
         #expect(watcher.database === second)
