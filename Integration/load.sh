@@ -211,7 +211,7 @@ for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant")
     $1 == "row" {
         printf "| %-30s | %9d | %8.3f | %8.3f | %7d | %7.1f MB | %7.1f MB | %6.1f%% |\n", $2,
             $3, $4, $5, $6 + $7, $8 / 1024, $9 / 1024, growth($8, $9)
-        rps[$2] = $3
+        rps[$2] = $3; p50[$2] = $4
     }
     $1 == "ratio" {
         # $2 / $4: the variant ($5..$11) over the baseline ($12..$18).
@@ -222,6 +222,11 @@ for variant in "${variants[@]}"; do summary_of[$variant]=$(summarize "$variant")
     END {
         if ("container" in cost) printf "\nContainer cost: %s (target: at most 5%% each).\n", cost["container"]
         if ("hand-scoped" in cost) printf "The request scope by hand (the floor): %s.\n", cost["hand-scoped"]
+        if (("container" in rps) && ("hand-scoped" in rps)) {
+            printf "The container against the scope by hand: throughput %+.1f%%, p50 %+.1f%%.\n",
+                (rps["hand-scoped"] - rps["container"]) * 100 / rps["hand-scoped"],
+                (p50["container"] - p50["hand-scoped"]) * 100 / p50["hand-scoped"]
+        }
         if ("minimal-container" in cost) printf "The minimal general container: %s.\n", cost["minimal-container"]
         if (calibrate) {
             # Machine time per request (every core is busy): cores / throughput.
