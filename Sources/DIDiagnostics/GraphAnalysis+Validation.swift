@@ -662,10 +662,7 @@ extension GraphAnalysis {
             let elements = loop.map { element(nodes[$0].service, in: nodes[$0].context) }
                 + [element(nodes[first].service, in: nodes[first].context)]
             let names = elements.map(\.description)
-            let breakFrom = names[names.count - 2]
-            let help = loop.count == 1
-                ? selfCycleHelp(nodes[first])
-                : Self.cycleHelp(breakFrom: breakFrom, breakTo: elements[elements.count - 1])
+            let help = loop.count == 1 ? selfCycleHelp(nodes[first]) : Self.cycleHelp(closing: elements)
             add(Finding(
                 id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
                 message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",
@@ -675,10 +672,12 @@ extension GraphAnalysis {
         }
     }
 
-    /// The help of a DI-CYCLE of two services or more, which `breakFrom` closes by needing `breakTo`: the
-    /// relationship that defers it — an `AsyncProvider` for a service built by an async factory, since `Lazy` and
-    /// `Provider` resolve synchronously, which such a service refuses.
-    static func cycleHelp(breakFrom: String, breakTo: PathElement) -> String {
+    /// The help of a DI-CYCLE of two services or more, whose `loop` ends with its first service again: its
+    /// second-to-last step closes the loop by needing the last, and the help names the relationship that defers
+    /// that need — an `AsyncProvider` for a service built by an async factory, since `Lazy` and `Provider`
+    /// resolve synchronously, which such a service refuses.
+    static func cycleHelp(closing loop: [PathElement]) -> String {
+        let (breakFrom, breakTo) = (loop[loop.count - 2], loop[loop.count - 1])
         let type = ServiceName.describe(breakTo.type, name: nil)
         let deferred = breakTo.isAsync
             ? "AsyncProvider<\(type)> (a loop through it is no construction cycle)"

@@ -252,7 +252,7 @@ struct Instantiation {
             return Finding(
                 id: .cycle, severity: .error, service: names[0], container: container,
                 message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).", path: loop,
-                help: GraphAnalysis.cycleHelp(breakFrom: names[names.count - 2], breakTo: loop[loop.count - 1])
+                help: GraphAnalysis.cycleHelp(closing: loop)
             )
         case .circularDependency, .depthLimitExceeded:
             id = .cycle
