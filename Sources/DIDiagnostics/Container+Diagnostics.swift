@@ -118,12 +118,30 @@ extension DependencyGraph {
             }
             return true
         }
-        let report = report(findings + new)
+        // A loop the static checks called broken by a relationship, which a build met as a cycle all the same (the
+        // relationship was used while its target was being built): the cycle is the finding, the note would say
+        // the opposite.
+        let builtThrough = new.filter { $0.id == .cycle && $0.path.contains(where: \.isDeferred) }
+            .map { Set($0.path.filter { !$0.isDeferred }.map(\.description)) }
+        let contradicted = findings.filter { finding in
+            finding.id == .deferredCycle
+                && builtThrough.contains { Set(finding.path.map(\.description)).isSubset(of: $0) }
+        }
+        let kept = findings.filter { !contradicted.contains($0) }
+        let report = report(kept + new)
         var marks = self.marks
         // The services by where they were registered, to find the one each finding is about.
         var byLocation: [SourceLocation: [Int]] = [:]
         if !new.isEmpty {
             for (index, service) in services.enumerated() { byLocation[service.location, default: []].append(index) }
+        }
+        for finding in contradicted {
+            guard let first = finding.path.first, let location = first.location,
+                  let index = byLocation[location]?.first(where: { services[$0].display == first.description }),
+                  !kept.contains(where: { $0.id == .deferredCycle && $0.service == finding.service })
+            else { continue }
+            marks[index]?.removeAll { $0 == .deferredCycle }
+            if marks[index]?.isEmpty == true { marks[index] = nil }
         }
         for finding in new {
             guard let last = finding.path.last(where: { $0.location != nil }), let location = last.location

@@ -578,8 +578,8 @@ extension GraphAnalysis {
                     + "\(names.joined(separator: " → ")). The loop is broken by \(relationship) in \(owner), "
                     + "which resolves \(names[1]) after \(owner) is built, so it is no construction cycle.",
                 path: elements,
-                help: "Nothing to do if the loop is meant; reading the \(relationship) while \(names[1]) is being "
-                    + "built (from its initializer) would still fail with a cycle error."
+                help: "Nothing to do if the loop is meant; reading the \(relationship) from \(owner)'s initializer or "
+                    + "factory, while \(owner) is being built, would still fail with a cycle error."
             ), about: nodes[from].service)
         }
     }
@@ -677,6 +677,10 @@ extension GraphAnalysis {
     /// that need — an `AsyncProvider` for a service built by an async factory, since `Lazy` and `Provider`
     /// resolve synchronously, which such a service refuses.
     static func cycleHelp(closing loop: [PathElement]) -> String {
+        // Only a build meets a relationship used too early (validate(instantiating: true)): no edge to change.
+        if let advice = ResolutionError.eagerRelationshipAdvice(closing: loop) {
+            return "Break the cycle: \(advice); or move what both need into a service of its own."
+        }
         let (breakFrom, breakTo) = (loop[loop.count - 2], loop[loop.count - 1])
         let type = ServiceName.describe(breakTo.type, name: nil)
         let deferred = breakTo.isAsync

@@ -217,9 +217,31 @@ import Testing
                 Front  singleton  in app  App/Loop.swift:1
                 Back   singleton  in app  App/Loop.swift:2
                 Front  singleton  in app  App/Loop.swift:1
-              help: Nothing to do if the loop is meant; reading the Lazy<Back> while Back is being built (from its \
-            initializer) would still fail with a cycle error.
+              help: Nothing to do if the loop is meant; reading the Lazy<Back> from Front's initializer or factory, \
+            while Front is being built, would still fail with a cycle error.
             """)
+    }
+
+    /// A build meets the loop the note calls broken: the relationship is read while its owner is being built.
+    /// The report then has the cycle, with the way out for a relationship used too early, and not the note.
+    @Test func aLoopThroughARelationshipReadTooEarlyIsACycleOnceBuilt() throws {
+        final class Left: Sendable {
+            init(right: Provider<Right>) throws { _ = try right() }
+        }
+        final class Right: Sendable { init(left: Left) {} }
+        let app = Container(name: "app")
+        try app.autoregister(Left.self, initializer: Left.init)
+        try app.autoregister(Right.self, initializer: Right.init)
+        #expect(app.validate().findings.map(\.id) == [.deferredCycle])
+        let report = app.validate(instantiating: true)
+        #expect(!report.findings.contains { $0.id == .deferredCycle })
+        let cycle = try #require(report.findings.first { $0.id == .cycle })
+        #expect(cycle.path.map(\.description) == ["Left", "Provider<Right>", "Right", "Left"])
+        #expect(cycle.help == "Break the cycle: Left uses its Provider<Right> while Left is still being built "
+            + "(Left's initializer or factory reads it), and that needs Left again. Use it later, once Left is built "
+            + "(where the value is first needed), not while Left is being made; or move what both need into a "
+            + "service of its own.")
+        #expect(!app.graph(instantiating: true).text().contains("DI-DEFERRED-CYCLE"))
     }
 
     @Test func aLoopThroughProviderNamesTheProvider() throws {

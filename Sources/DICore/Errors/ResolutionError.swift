@@ -254,20 +254,46 @@ extension ResolutionError {
 
     static func cycle(path: [PathElement]) -> ResolutionError {
         let last = path.last
-        let target = last.map { ServiceName.readable($0.type) } ?? "the service"
-        let owner = path.count > 1 ? "\(path[path.count - 2])" : "one side"
         return ResolutionError(
             code: .circularDependency,
             requestedType: last?.type ?? Never.self,
             name: last?.name,
             path: path,
-            detail: "Break the cycle: let \(owner) take " + (last?.isAsync == true
-                // `Lazy` and `Provider` resolve synchronously, which an async factory's service refuses.
-                ? "\(ServiceName.asyncProvider(of: last?.type ?? Never.self)) (resolved on each call, with try await)"
-                : "Lazy<\(target)> (resolved on first read) or Provider<\(target)> (resolved on each call)")
-                + " instead of \(target), and not use it while it is being built; or move the shared part into a "
-                + "service both can depend on."
+            detail: cycleAdvice(path)
         )
+    }
+
+    /// The way out of the cycle at the end of `path`. When the loop goes through a relationship (`B → Lazy<A> →
+    /// A`), the relationship was used while the loop was being built: injecting one is not the fix, using it later
+    /// is.
+    static func cycleAdvice(_ path: [PathElement]) -> String {
+        let last = path.last
+        let target = last.map { ServiceName.readable($0.type) } ?? "the service"
+        if let advice = eagerRelationshipAdvice(closing: path) {
+            return "Break the cycle: \(advice); or move the shared part into a service both can depend on."
+        }
+        let owner = path.count > 1 ? "\(path[path.count - 2])" : "one side"
+        return "Break the cycle: let \(owner) take " + (last?.isAsync == true
+            // `Lazy` and `Provider` resolve synchronously, which an async factory's service refuses.
+            ? "\(ServiceName.asyncProvider(of: last?.type ?? Never.self)) (resolved on each call, with try await)"
+            : "Lazy<\(target)> (resolved on first read) or Provider<\(target)> (resolved on each call)")
+            + " instead of \(target), and not use it while it is being built; or move the shared part into a "
+            + "service both can depend on."
+    }
+
+    /// When the loop at the end of `path` goes through a relationship (`A → B → Provider<A> → A`: B's factory
+    /// called its `Provider<A>` while A was being built), what to do instead, without its final period; `nil`
+    /// otherwise. The relationship is the break the loop was given, used too early: moving the use is the fix,
+    /// not another edge. Worded once, for the resolve error and for `validate(instantiating: true)`'s DI-CYCLE.
+    package static func eagerRelationshipAdvice(closing path: [PathElement]) -> String? {
+        guard let repeated = path.last,
+              let start = path.firstIndex(where: { $0.description == repeated.description }),
+              let index = path[start...].lastIndex(where: \.isDeferred), index > start
+        else { return nil }
+        let (owner, relationship) = (path[index - 1], path[index])
+        return "\(owner) uses its \(relationship) while \(repeated) is still being built (\(owner)'s initializer "
+            + "or factory reads it), and that needs \(repeated) again. Use it later, once \(owner) is built (where "
+            + "the value is first needed), not while \(owner) is being made"
     }
 
     /// A service whose factory resolved its own key and was given itself: the last two steps of `path` are one

@@ -52,16 +52,21 @@ struct RelationshipOrigin: Sendable {
         } else {
             path = Array(error.path.prefix(active)) + [step] + error.path.dropFirst(active)
         }
-        return error.replacingPath(with: path)
+        // A cycle this use is part of: the advice given before the step was on the path is about another edge.
+        guard error.code == .circularDependency, ResolutionError.eagerRelationshipAdvice(closing: path) != nil else {
+            return error.replacingPath(with: path)
+        }
+        return error.replacingPath(with: path, detail: ResolutionError.cycleAdvice(path))
     }
 }
 
 extension ResolutionError {
     /// The same error along another path.
-    func replacingPath(with path: [PathElement]) -> ResolutionError {
+    func replacingPath(with path: [PathElement], detail: String? = nil) -> ResolutionError {
         ResolutionError(
             code: code, requestedType: requestedType, name: name, path: path,
-            searchedContainers: searchedContainers, underlying: underlying, detail: detail, context: context
+            searchedContainers: searchedContainers, underlying: underlying, detail: detail ?? self.detail,
+            context: context
         )
     }
 }
