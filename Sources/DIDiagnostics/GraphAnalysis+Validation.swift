@@ -381,6 +381,10 @@ extension GraphAnalysis {
                 + "from \(from) is tagged \"\(failure.tag)\".",
             path: path + [element(failure.target, in: context)],
             help: KeptOnTheWay.advice(path: path, needed: failure.display, tag: failure.tag)
+                ?? KeptOnTheWay.taggedHolderAdvice(
+                    path: path, needed: failure.display, tag: failure.tag, holderTags: Set(containers[context].tags),
+                    root: containers[owner[failure.target]].name
+                )
                 ?? "Resolve \(holder) from a container tagged \"\(failure.tag)\" (or a descendant), or give "
                     + "\(failure.display) a lifetime that does not need one."
         ), about: nodes.nodes[chain[keeperIndex ?? chain.count - 1]].service)

@@ -82,12 +82,16 @@ enum ScopeErrors {
                     + "\(container.name), register it with .matching(\"\(meant)\") at \(registration.location). "
                     + "Otherwise, resolve " + elsewhere
             }
+            ?? KeptOnTheWay.taggedHolderAdvice(
+                path: path, needed: registration.displayName, tag: tag, holderTags: requestedFrom.tags,
+                root: registeredIn.name
+            )
             ?? "Resolve " + elsewhere
         return ResolutionError(
             code: .scopeUnavailable,
             requestedType: registration.serviceType,
             name: registration.name,
-            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom)],
+            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom).unplaced()],
             searchedContainers: searched,
             detail: "It is registered with .matching(\"\(tag)\") in \(registeredIn.name) "
                 + "(\(registration.location)), so it lives in the nearest container tagged \"\(tag)\", and none "
@@ -107,7 +111,7 @@ enum ScopeErrors {
             code: .scopeUnavailable,
             requestedType: registration.serviceType,
             name: registration.name,
-            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom)],
+            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom).unplaced()],
             searchedContainers: requestedFrom.ancestry.map(\.name),
             detail: "It is registered with .matching(\"\(tag)\") in \(registeredIn.name) "
                 + "(\(registration.location)), and the nearest container tagged \"\(tag)\" is \(tagged.name), an "

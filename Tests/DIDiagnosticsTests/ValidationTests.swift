@@ -420,6 +420,34 @@ import Testing
         _ = try session.resolve(Cart.self)
     }
 
+    /// A `.matching` service built in its own tagged container resolves its dependencies there: a container
+    /// tagged for what it needs must be that one or above it, which the help says — and following it makes the
+    /// graph valid — where "resolve it from a container tagged session" would not help (the cart is built in the
+    /// request container whoever asks).
+    @Test func aTaggedServiceNeedingAnotherTagIsToldWhereThatTagMustBe() throws {
+        let app = Container(name: "app")
+        try app.register(Session.self, scope: .matching("session"), fileID: "App/Session.swift", line: 2) { _ in
+            Session()
+        }
+        try app.autoregister(Cart.self, scope: .matching("request"), fileID: "App/Cart.swift", line: 5,
+                             initializer: Cart.init)
+        let request = app.child(name: "request", tags: ["request"])
+        let findings = request.validate().findings.filter { $0.id == .matching }
+        #expect(findings.count == 1)
+        let finding = try #require(findings.first)
+        #expect(finding.help == """
+            Cart is a matching("request") service, built in request and resolving its dependencies there, so a \
+            container tagged "session" must be request or above it: make request under one (for example \
+            app.child(name: "session", tags: ["session"]).child(name: "request", tags: ["request"])), or tag \
+            request "session" as well. If a "session" container lives inside request instead, give Cart a lifetime \
+            no longer than Session's (such as .matching("session")); or register Session with another scope.
+            """)
+        let session = app.child(name: "session", tags: ["session"])
+        let under = session.child(name: "request", tags: ["request"])
+        #expect(session.validate().findings.filter { $0.id == .matching }.isEmpty)
+        _ = try under.resolve(Cart.self)
+    }
+
     /// Through a transient (built where its dependent is), the singleton is the one to change.
     @Test func aSingletonThatNeedsAMatchingServiceThroughATransientIsTheOneAdvised() throws {
         struct Checkout: Sendable { let cart: Cart }

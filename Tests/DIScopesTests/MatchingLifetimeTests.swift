@@ -180,4 +180,63 @@ import Testing
         #expect(try await session.resolveAsync(AppRouter.self) === router)
         await #expect(throws: ResolutionError.self) { try await app.resolveAsync(AppRouter.self) }
     }
+
+    final class Visit: Sendable {}
+    final class Work: Sendable { init(_ visit: Visit) {} }
+
+    /// `Work`, one per request, needs `Visit`, one per session; asked of `request`, from the container `asking`
+    /// makes below it (or of `request` itself).
+    static func visitGraph(workScope: Scope = .matching("request")) throws -> Container {
+        let app = Container(name: "app")
+        try app.register(Work.self, scope: workScope) { r in Work(try r.resolve(Visit.self)) }
+        try app.register(Visit.self, scope: .matching("session")) { _ in Visit() }
+        return app
+    }
+
+    /// A `.matching` service that needs one of another tag resolves its dependencies in its own tagged container,
+    /// so the other tag must be there or above: the advice says so, and each way out it names works — where
+    /// "resolve it from a container tagged session" would not (a session below the request does not help).
+    @Test(arguments: [false, true])
+    func aTaggedServiceNeedingAnotherTagIsToldWhereThatTagMustBe(asyncResolve: Bool) async throws {
+        let app = try Self.visitGraph()
+        let request = app.child(name: "request", tags: ["request"])
+        let below = request.child(name: "session", tags: ["session"])
+        for asker in [request, below] {
+            let error = try await #require(throws: ResolutionError.self) {
+                if asyncResolve { _ = try await asker.resolveAsync(Work.self) } else { _ = try asker.resolve(Work.self) }
+            }
+            #expect(error.code == .scopeUnavailable)
+            #expect(error.message.contains("""
+                Work is a matching("request") service, built in request and resolving its dependencies there, so a \
+                container tagged "session" must be request or above it: make request under one (for example \
+                app.child(name: "session", tags: ["session"]).child(name: "request", tags: ["request"])), or tag \
+                request "session" as well. If a "session" container lives inside request instead, give Work a \
+                lifetime no longer than Visit's (such as .matching("session")); or register Visit with another \
+                scope.
+                """))
+            #expect(!error.message.contains("or from one of its descendants"))
+            // The step that found no place says where it was asked for, not where it was built.
+            #expect(error.description.contains("Visit   matching(\"session\")  asked in request, registered in app"))
+        }
+        // Each way out the advice names.
+        let under = app.child(name: "session", tags: ["session"]).child(name: "request", tags: ["request"])
+        _ = try under.resolve(Work.self)
+        _ = try app.child(name: "request", tags: ["request", "session"]).resolve(Work.self)
+        let inside = try Self.visitGraph(workScope: .matching("session"))
+        _ = try inside.child(name: "request", tags: ["request"]).child(name: "session", tags: ["session"])
+            .resolve(Work.self)
+    }
+
+    /// A service built for whoever asks (a transient) is helped by asking from below a tagged container: that
+    /// advice stays.
+    @Test func aTransientNeedingATagIsToldToAskFromBelowOne() throws {
+        let app = try Self.visitGraph(workScope: .transient)
+        let error = try #require(throws: ResolutionError.self) {
+            try app.child(name: "request", tags: ["request"]).resolve(Work.self)
+        }
+        #expect(error.message.contains("Resolve it from a container created with tags: [\"session\"] or from one "
+            + "of its descendants"))
+        _ = try app.child(name: "session", tags: ["session"]).child(name: "request").resolve(Work.self)
+    }
 }
+

@@ -25,6 +25,26 @@ package enum KeptOnTheWay {
         return index
     }
 
+    /// The advice for `needed`, a service of `.matching(tag)`, when the step of `path` (the steps before it) that
+    /// needs it is itself a `.matching` service: built in the container of its own tag, which `holderTags` are
+    /// the tags of, with its dependencies resolved there — so `tag` has to be on that container or above it, and
+    /// asking from a descendant tagged `tag` does not help. `root` names the container an example starts from.
+    /// `nil` when the step that needs it is of another lifetime.
+    package static func taggedHolderAdvice(
+        path: [PathElement], needed: String, tag: String, holderTags: Set<String>, root: String
+    ) -> String? {
+        guard let holder = path.last(where: { !$0.isDeferred }), let scope = holder.scope,
+              scope.hasPrefix("matching("), let home = holder.container
+        else { return nil }
+        let tags = holderTags.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        return "\(holder) is a \(scope) service, built in \(home) and resolving its dependencies there, so a "
+            + "container tagged \"\(tag)\" must be \(home) or above it: make \(home) under one (for example "
+            + "\(root).child(name: \"\(tag)\", tags: [\"\(tag)\"]).child(name: \"\(home)\", tags: [\(tags)])), or "
+            + "tag \(home) \"\(tag)\" as well. If a \"\(tag)\" container lives inside \(home) instead, give "
+            + "\(holder) a lifetime no longer than \(needed)'s (such as .matching(\"\(tag)\")); or register \(needed) "
+            + "with another scope."
+    }
+
     /// The advice for `needed`, a service of `.matching(tag)`, reached by `path` (the steps before it), when a
     /// step on it is kept where it is registered and decides where the rest is built (`keeperIndex(in:)`); `nil`
     /// otherwise, when resolving from a container with the tag is the way out.

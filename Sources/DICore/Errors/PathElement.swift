@@ -24,6 +24,9 @@ public struct PathElement: Sendable, CustomStringConvertible {
     let keyPathName: String?
     /// Whether an `async` factory builds it (`registerAsync`), so that only an `AsyncProvider` defers it.
     package private(set) var isAsync = false
+    /// Whether its lifetime found no container to build it in (a `.matching(tag)` service with no container of
+    /// its tag on the way): ``container`` is then the one that asked.
+    package private(set) var isUnplaced = false
 
     package init(_ registration: Registration, requested: Any.Type, in container: Container?,
                  onAnotherThread: Bool = false) {
@@ -50,8 +53,16 @@ public struct PathElement: Sendable, CustomStringConvertible {
     var place: String {
         if onAnotherThread { return "on another thread" }
         let built = container ?? "?"
+        if isUnplaced { return registeredIn.map { "asked in \(built), registered in \($0)" } ?? "asked in \(built)" }
         guard let registeredIn, registeredIn != built else { return "in \(built)" }
         return "built in \(built), registered in \(registeredIn)"
+    }
+
+    /// The same step, found with no place to be built in: its row says where it was asked for.
+    package func unplaced() -> PathElement {
+        var unplaced = self
+        unplaced.isUnplaced = true
+        return unplaced
     }
 
     /// The step of a relationship of `kind` to `type` (`Lazy<Database>`), made from `container` at `location`.

@@ -240,7 +240,9 @@ extension ResolutionError {
         // The lifetime's detail advises the kept service itself when it is the one that needs the tagged service:
         // the note then only says why the asker's tags did not count, without saying it twice.
         let advice = "Give \(owner) a lifetime no longer than \(needed)'s"
-        if detail?.contains(advice) == true { return switched + ", and the tags of \(asked) are not on their way." }
+        if detail?.lowercased().contains(advice.lowercased()) == true {
+            return switched + ", and the tags of \(asked) are not on their way."
+        }
         return switched + ", and the tags of \(asked) are not on their way. \(advice) (such as .\(scope)), so that it "
             + "is built where that tag is seen."
     }
