@@ -69,34 +69,45 @@ enum ScopeErrors {
         path: [PathElement]
     ) -> ResolutionError {
         let searched = requestedFrom.ancestry.map(\.name)
+        let needed = registration.displayName
         let elsewhere = "it from a container created with tags: [\"\(tag)\"] or from one of its descendants (for "
             + "example \(registeredIn.name).child(name: \"\(tag)\", tags: [\"\(tag)\"])), or register it with another "
             + "scope."
         // A container on the way carries a tag a letter or two away: most likely a typo in `.matching(…)`.
         let misspelled = requestedFrom.ancestry.lazy.compactMap { container in
-            LookupContext.likeliestTypo(of: tag, among: container.tags).map { (container, $0) }
-        }.first
-        let advice = KeptOnTheWay.advice(path: path, needed: registration.displayName, tag: tag)
-            ?? misspelled.map { container, meant in
-                "\(container.name) is tagged \"\(meant)\": if \(registration.displayName) should live once per "
-                    + "\(container.name), register it with .matching(\"\(meant)\") at \(registration.location). "
-                    + "Otherwise, resolve " + elsewhere
-            }
-            ?? KeptOnTheWay.taggedHolderAdvice(
-                path: path, needed: registration.displayName, tag: tag, holderTags: requestedFrom.tags,
-                root: registeredIn.name
-            )
-            ?? "Resolve " + elsewhere
-        return ResolutionError(
+            LookupContext.likeliestTypo(of: tag, among: container.tags).map { (container.name, $0) }
+        }.first.map { container, meant in
+            "\(container) is tagged \"\(meant)\": if \(needed) should live once per \(container), register it with "
+                + ".matching(\"\(meant)\") at \(registration.location). Otherwise, resolve " + elsewhere
+        }
+        let situation = "It is registered with .matching(\"\(tag)\") in \(registeredIn.name) "
+            + "(\(registration.location)), so it lives in the nearest container tagged \"\(tag)\", and none of the "
+            + "containers searched (\(searched.joined(separator: " → "))) has that tag."
+        let (holderTags, root) = (requestedFrom.tags, registeredIn.name)
+        // Along the path the error ends up with: a relationship read later adds the steps of its owner, which may
+        // be what decides where the service is asked for (a singleton holding a `Lazy` of it).
+        let detailAlong: @Sendable ([PathElement]) -> String = { path in
+            let before = Array(path.dropLast())
+            let advice = KeptOnTheWay.advice(path: before, needed: needed, tag: tag)
+                ?? misspelled
+                ?? KeptOnTheWay.taggedHolderAdvice(
+                    path: before, needed: needed, tag: tag, holderTags: holderTags, root: root
+                )
+                ?? "Resolve " + elsewhere
+            return situation + " " + advice
+        }
+        let fullPath = path
+            + [PathElement(registration, requested: registration.serviceType, in: requestedFrom).unplaced()]
+        var error = ResolutionError(
             code: .scopeUnavailable,
             requestedType: registration.serviceType,
             name: registration.name,
-            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom).unplaced()],
+            path: fullPath,
             searchedContainers: searched,
-            detail: "It is registered with .matching(\"\(tag)\") in \(registeredIn.name) "
-                + "(\(registration.location)), so it lives in the nearest container tagged \"\(tag)\", and none "
-                + "of the containers searched (\(searched.joined(separator: " → "))) has that tag. \(advice)"
+            detail: detailAlong(fullPath)
         )
+        error.detailAlong = detailAlong
+        return error
     }
 
     static func taggedAboveRegistration(

@@ -238,5 +238,46 @@ import Testing
             + "of its descendants"))
         _ = try app.child(name: "session", tags: ["session"]).child(name: "request").resolve(Work.self)
     }
+
+    final class Desk: Sendable {
+        let visit: Lazy<Visit>
+        let visits: Provider<Visit>
+        let asyncVisits: AsyncProvider<Visit>
+        init(visit: Lazy<Visit>, visits: Provider<Visit>, asyncVisits: AsyncProvider<Visit>) {
+            (self.visit, self.visits, self.asyncVisits) = (visit, visits, asyncVisits)
+        }
+    }
+
+    enum Use: CaseIterable, Sendable {
+        case lazy, provider, asyncProvider
+
+        func read(_ desk: Desk) async throws {
+            switch self {
+            case .lazy: _ = try desk.visit.value
+            case .provider: _ = try desk.visits()
+            case .asyncProvider: _ = try await desk.asyncVisits()
+            }
+        }
+    }
+
+    /// A singleton's relationship resolves in the singleton's container whoever uses it, and later: the error of
+    /// that use names the singleton's lifetime as the thing to change (as `validate()` does), not a tagged asker,
+    /// which was tried already — and following the advice works.
+    @Test(arguments: Use.allCases)
+    func aSingletonsRelationshipToATaggedServiceIsToldToChangeTheSingleton(use: Use) async throws {
+        let app = Container(name: "app")
+        try app.register(Visit.self, scope: .matching("session")) { _ in Visit() }
+        try app.autoregister(Desk.self, scope: .singleton, initializer: Desk.init)
+        let session = app.child(name: "session", tags: ["session"])
+        let desk = try session.resolve(Desk.self)
+        let error = try await #require(throws: ResolutionError.self) { try await use.read(desk) }
+        #expect(error.code == .scopeUnavailable)
+        #expect(error.path.first?.description == "Desk")
+        #expect(error.message.contains("Desk needs Visit, and is a singleton service of app, built in app whichever "
+            + "container resolves it. Give Desk a lifetime no longer than Visit's (such as .matching(\"session\"))"))
+        #expect(!error.message.contains("Resolve it from a container created with tags"))
+        try app.autoregister(Desk.self, scope: .matching("session"), initializer: Desk.init)
+        try await use.read(session.resolve(Desk.self))
+    }
 }
 

@@ -88,6 +88,10 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// A sentence about this particular failure, added to the headline.
     public let detail: String?
     let context: LookupContext?
+    /// How `detail` reads along another path, for an error whose way out depends on the steps before the failure:
+    /// a relationship used later puts its owner's steps in front of the path (`deferring`), and the advice is then
+    /// about them. Captures names, never a container.
+    package var detailAlong: (@Sendable ([PathElement]) -> String)?
     /// The container the top-level request was made to, when a kept instance's build took the lookup elsewhere
     /// (its path then starts in the container that builds it); set as the error leaves that request.
     private(set) var requestContainer: String?
@@ -256,13 +260,15 @@ extension ResolutionError {
 
     static func cycle(path: [PathElement]) -> ResolutionError {
         let last = path.last
-        return ResolutionError(
+        var error = ResolutionError(
             code: .circularDependency,
             requestedType: last?.type ?? Never.self,
             name: last?.name,
             path: path,
             detail: cycleAdvice(path)
         )
+        error.detailAlong = { cycleAdvice($0) }
+        return error
     }
 
     /// The way out of the cycle at the end of `path`. When the loop goes through a relationship (`B → Lazy<A> →

@@ -52,21 +52,19 @@ struct RelationshipOrigin: Sendable {
         } else {
             path = Array(error.path.prefix(active)) + [step] + error.path.dropFirst(active)
         }
-        // A cycle this use is part of: the advice given before the step was on the path is about another edge.
-        guard error.code == .circularDependency, ResolutionError.eagerRelationshipAdvice(closing: path) != nil else {
-            return error.replacingPath(with: path)
-        }
-        return error.replacingPath(with: path, detail: ResolutionError.cycleAdvice(path))
+        return error.replacingPath(with: path)
     }
 }
 
 extension ResolutionError {
-    /// The same error along another path.
-    func replacingPath(with path: [PathElement], detail: String? = nil) -> ResolutionError {
-        ResolutionError(
+    /// The same error along another path, its advice for that path.
+    func replacingPath(with path: [PathElement]) -> ResolutionError {
+        var error = ResolutionError(
             code: code, requestedType: requestedType, name: name, path: path,
-            searchedContainers: searchedContainers, underlying: underlying, detail: detail ?? self.detail,
-            context: context
+            searchedContainers: searchedContainers, underlying: underlying,
+            detail: detailAlong.map { $0(path) } ?? detail, context: context
         )
+        error.detailAlong = detailAlong
+        return error
     }
 }
