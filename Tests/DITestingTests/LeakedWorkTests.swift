@@ -33,4 +33,26 @@ import Testing
         }
         #expect(reports.entries.isEmpty)
     }
+
+    /// A container the test made below its test container and closed itself refuses to resolve, with the error
+    /// alone: the test has not ended, and nothing of it outlived it. A child made of the test container after the
+    /// test ended is reported.
+    @Test func aClosedChildOfTheTestContainerIsNoLeak() throws {
+        let reports = Log()
+        try App.install()
+        let later = try FailureReporter.$injected.withValue(.capturing(reports.append)) {
+            try withTestContainer { test in
+                let request = test.child(name: "request")
+                _ = try request.resolve(Greeter.self)
+                request.close()
+                #expect(throws: ResolutionError.self) { try request.resolve(Greeter.self) }
+                #expect(throws: ResolutionError.self) { try request.child(name: "late").resolve(Greeter.self) }
+                return test
+            }
+        }
+        #expect(reports.entries.isEmpty, "\(reports.entries)")
+        #expect(throws: ResolutionError.self) { try later.child(name: "after").resolve(Greeter.self) }
+        #expect(reports.entries.count == 1)
+    }
 }
+

@@ -178,12 +178,14 @@ extension Container {
         slots.slot(for: registration)
     }
 
-    /// Tells the nearest test container (self or an ancestor) that it was asked to resolve after it closed.
+    /// Tells the nearest test container (self or an ancestor) that it was asked to resolve after it closed: its
+    /// test has ended. A closed container below an open test container is the test's own doing, refused with the
+    /// error alone.
     func reportResolvedAfterTest(_ type: Any.Type, name: String?) {
         var current: Container? = self
         while let container = current {
             if let report = container.testing?.resolvedAfterClose {
-                report(ServiceName.describe(type, name: name))
+                if container.isClosed { report(ServiceName.describe(type, name: name)) }
                 return
             }
             current = container.parent
