@@ -146,6 +146,30 @@ private struct ClockAndCache: RegistrationComponent {
         #expect(error.code == .alreadyRegistered)
         #expect(!app.isRegistered(String.self))
         #expect(!app.isRegistered(Double.self))
+        // The message says the first one was not registered either, rather than "already registered".
+        #expect(error.message.hasPrefix("String is registered twice in one register call on app: at "))
+        #expect(error.message.contains("with overridable: false, and at "))
+        #expect(error.message.contains("which cannot replace it. Nothing of that call was registered."))
+        #expect(!error.message.contains("already registered"))
+    }
+
+    @Test func aLaterFinalComponentOfOneBuilderSaysItMustBeFirst() throws {
+        let app = Container(name: "app")
+        let error = try #require(throws: RegistrationError.self) {
+            try app.register {
+                Transient(String.self) { _ in "first" }
+                Singleton(String.self, overridable: false) { _ in "second" }
+            }
+        }
+        #expect(error.message.contains("with overridable: false, which must be the first for its key. Nothing of "
+            + "that call was registered."))
+        #expect(!app.isRegistered(String.self))
+        // Without overridable: false, the later one replaces the earlier, as two register calls would.
+        try app.register {
+            Transient(String.self) { _ in "first" }
+            Transient(String.self) { _ in "second" }
+        }
+        #expect(try app.resolve(String.self) == "second")
     }
 
     @Test func aComponentCannotShadowANonOverridableAncestorRegistration() throws {

@@ -236,7 +236,7 @@ extension Container {
         }
         let replaced = try registry.insert(all: registrations, into: self) {
             registration, existing throws(RegistrationError) in
-            try self.check(registration, replacing: existing)
+            try self.check(registration, replacing: existing, madeWith: registrations)
         }
         for registration in replaced { released(registration) }
     }
@@ -267,9 +267,26 @@ extension Container {
         Self.dispose(values: values)
     }
 
-    func check(_ registration: Registration, replacing existing: Registration?) throws(RegistrationError) {
-        guard let existing else { return }
+    /// Refuses `registration` over `existing` when either is `overridable: false`. `together` are the
+    /// registrations made in the same call (a `register { … }` block), which it names as such when `existing` is
+    /// one of them: nothing of that call is registered, `existing` included.
+    func check(_ registration: Registration, replacing existing: Registration?, madeWith together: [Registration] = [])
+        throws(RegistrationError)
+    {
+        guard let existing, !existing.overridable || !registration.overridable else { return }
         let service = registration.displayName
+        if together.contains(where: { $0 === existing }) {
+            let (first, second) = existing.overridable
+                ? ("at \(existing.location)", "at \(registration.location) with overridable: false, which must be the "
+                    + "first for its key")
+                : ("at \(existing.location) with overridable: false", "at \(registration.location), which cannot "
+                    + "replace it")
+            throw .alreadyRegistered(
+                registration, over: existing, in: name,
+                "\(service) is registered twice in one register call on \(name): \(first), and \(second). Nothing "
+                    + "of that call was registered. Remove one of the two, or drop overridable: false."
+            )
+        }
         if !existing.overridable {
             throw .alreadyRegistered(
                 registration, over: existing, in: name,
