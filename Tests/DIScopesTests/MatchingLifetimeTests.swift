@@ -202,9 +202,7 @@ import Testing
         let request = app.child(name: "request", tags: ["request"])
         let below = request.child(name: "session", tags: ["session"])
         for asker in [request, below] {
-            let error = try await #require(throws: ResolutionError.self) {
-                if asyncResolve { _ = try await asker.resolveAsync(Work.self) } else { _ = try asker.resolve(Work.self) }
-            }
+            let error = try #require(await Self.error(resolving: Work.self, from: asker, async: asyncResolve))
             #expect(error.code == .scopeUnavailable)
             #expect(error.message.contains("""
                 Work is a matching("request") service, built in request and resolving its dependencies there, so a \
@@ -278,6 +276,37 @@ import Testing
         #expect(!error.message.contains("Resolve it from a container created with tags"))
         try app.autoregister(Desk.self, scope: .matching("session"), initializer: Desk.init)
         try await use.read(session.resolve(Desk.self))
+    }
+
+    /// Asked through an alias, the step that found no place is the alias's, as the path's other steps are, sync
+    /// and async, asked directly or as a dependency.
+    @Test(arguments: [false, true])
+    func anAliasThatFindsNoPlaceIsNamedAsAsked(asyncResolve: Bool) async throws {
+        final class Screen: Sendable { init(router: any Router) {} }
+        let app = Container(name: "app")
+        try app.register(AppRouter.self, scope: .matching("request")) { _ in AppRouter() }
+            .implements((any Router).self)
+        try app.autoregister(Screen.self, initializer: Screen.init)
+        let plain = app.child(name: "plain")
+        let direct = try #require(await Self.error(resolving: (any Router).self, from: plain, async: asyncResolve))
+        #expect(direct.code == .scopeUnavailable)
+        #expect(direct.path.map(\.description) == ["any Router"])
+        #expect(ObjectIdentifier(direct.requestedType) == ObjectIdentifier((any Router).self))
+        #expect(direct.message.hasPrefix("Cannot resolve any Router: its lifetime has no place here."))
+        let through = try #require(await Self.error(resolving: Screen.self, from: plain, async: asyncResolve))
+        #expect(through.path.map(\.description) == ["Screen", "any Router"])
+        let concrete = try #require(await Self.error(resolving: AppRouter.self, from: plain, async: asyncResolve))
+        #expect(concrete.path.map(\.description) == ["AppRouter"])
+    }
+
+    /// The `ResolutionError` of resolving `type` from `container`, with `resolveAsync` when `async`.
+    static func error<T>(resolving type: T.Type, from container: Container, async: Bool) async -> ResolutionError? {
+        do {
+            if async { _ = try await container.resolveAsync(type) } else { _ = try container.resolve(type) }
+            return nil
+        } catch {
+            return error as? ResolutionError
+        }
     }
 }
 

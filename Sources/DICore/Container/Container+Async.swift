@@ -110,7 +110,9 @@ extension Container {
         let outer = AsyncResolution.current
         do {
             return try await placedAsync(registration, from: owner, requested: requested, in: outer)
-        } catch let error as ResolutionError where outer == nil && ResolutionStack.current.isOutermost {
+        } catch let error as ResolutionError {
+            let error = error.asked(as: requested, of: registration)
+            guard outer == nil, ResolutionStack.current.isOutermost else { throw error }
             // The request made to this container failed: its error says where it started.
             throw error.requested(from: self)
         }

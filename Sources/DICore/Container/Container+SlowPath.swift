@@ -111,7 +111,9 @@ extension Container {
                     try Self.build(builder, in: dependencies, requested: requested)
                 }
             }
-        } catch let error as ResolutionError where ResolutionStack.current.isOutermost {
+        } catch let error as ResolutionError {
+            let error = error.asked(as: requested, of: registration)
+            guard ResolutionStack.current.isOutermost else { throw error }
             // The request made to this container failed: its error says where it started.
             throw error.requested(from: self)
         }

@@ -58,6 +58,16 @@ public struct PathElement: Sendable, CustomStringConvertible {
         return "built in \(built), registered in \(registeredIn)"
     }
 
+    /// The same step, asked for as `type` (an alias of the registration's type).
+    package func asked(as type: Any.Type) -> PathElement {
+        var asked = PathElement(
+            type: type, name: name, container: container, registeredIn: registeredIn, location: location,
+            scope: scope, onAnotherThread: onAnotherThread, isDeferred: isDeferred, keyPathName: keyPathName
+        )
+        (asked.isAsync, asked.isUnplaced) = (isAsync, isUnplaced)
+        return asked
+    }
+
     /// The same step, found with no place to be built in: its row says where it was asked for.
     package func unplaced() -> PathElement {
         var unplaced = self

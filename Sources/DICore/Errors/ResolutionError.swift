@@ -72,11 +72,11 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public let code: Code
     /// The type that could not be resolved (the innermost step of the path).
-    public let requestedType: Any.Type
+    public internal(set) var requestedType: Any.Type
     /// The name it was asked for under, if any.
     public let name: String?
     /// The path from the top-level request to the failing step, inclusive.
-    public let path: [PathElement]
+    public internal(set) var path: [PathElement]
     /// The containers searched, asking container first; empty when the failure was not a lookup.
     public var searchedContainers: [String] {
         listedContainers.isEmpty ? context?.searchedContainers ?? [] : listedContainers
@@ -86,7 +86,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
     /// The error the factory threw, for `factoryFailed`.
     public let underlying: (any Error)?
     /// A sentence about this particular failure, added to the headline.
-    public let detail: String?
+    public internal(set) var detail: String?
     let context: LookupContext?
     /// How `detail` reads along another path, for an error whose way out depends on the steps before the failure:
     /// a relationship used later puts its owner's steps in front of the path (`deferring`), and the advice is then
@@ -249,6 +249,19 @@ extension ResolutionError {
         }
         return switched + ", and the tags of \(asked) are not on their way. \(advice) (such as .\(scope)), so that it "
             + "is built where that tag is seen."
+    }
+
+    /// This error, thrown while placing `registration`, as it reads for a request made as `requested`: a lifetime
+    /// names the step by its registration's type, and asked through an alias (`.implements`) the step is the
+    /// alias's, as every other step of a path is.
+    func asked(as requested: Any.Type, of registration: Registration) -> ResolutionError {
+        guard code == .scopeUnavailable, requested != registration.serviceType, let last = path.last,
+              last.type == registration.serviceType, last.location == registration.location
+        else { return self }
+        var error = self
+        error.path[path.count - 1] = last.asked(as: requested)
+        error.requestedType = requested
+        return error
     }
 
     /// This error as the top-level request made to `container` throws it: it remembers where the request started.

@@ -59,12 +59,9 @@ struct RelationshipOrigin: Sendable {
 extension ResolutionError {
     /// The same error along another path, its advice for that path.
     func replacingPath(with path: [PathElement]) -> ResolutionError {
-        var error = ResolutionError(
-            code: code, requestedType: requestedType, name: name, path: path,
-            searchedContainers: searchedContainers, underlying: underlying,
-            detail: detailAlong.map { $0(path) } ?? detail, context: context
-        )
-        error.detailAlong = detailAlong
+        var error = self
+        error.path = path
+        if let detailAlong { error.detail = detailAlong(path) }
         return error
     }
 }
