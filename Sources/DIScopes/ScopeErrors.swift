@@ -96,18 +96,14 @@ enum ScopeErrors {
                 ?? "Resolve " + elsewhere
             return situation + " " + advice
         }
-        let fullPath = path
-            + [PathElement(registration, requested: registration.serviceType, in: requestedFrom).unplaced()]
-        var error = ResolutionError(
+        return ResolutionError(
             code: .scopeUnavailable,
             requestedType: registration.serviceType,
             name: registration.name,
-            path: fullPath,
+            path: path + [PathElement(registration, requested: registration.serviceType, in: requestedFrom).unplaced()],
             searchedContainers: searched,
-            detail: detailAlong(fullPath)
+            detailAlong: detailAlong
         )
-        error.detailAlong = detailAlong
-        return error
     }
 
     static func taggedAboveRegistration(

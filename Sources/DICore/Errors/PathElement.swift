@@ -2,12 +2,12 @@
 /// registered.
 public struct PathElement: Sendable, CustomStringConvertible {
     /// The type as it was requested (an alias type when resolved through `.implements`).
-    public let type: Any.Type
+    public internal(set) var type: Any.Type
     /// The registration name, `nil` for an unnamed registration.
     public let name: String?
     /// The container that built it (whose resolver its factory received), or that was asked when nothing
     /// was found.
-    public let container: String?
+    public internal(set) var container: String?
     /// The container the registration was made in, when it is known; it differs from ``container`` for a
     /// `.transient` or `.scoped` service registered in an ancestor of the container that built it.
     public let registeredIn: String?
@@ -60,11 +60,8 @@ public struct PathElement: Sendable, CustomStringConvertible {
 
     /// The same step, asked for as `type` (an alias of the registration's type).
     package func asked(as type: Any.Type) -> PathElement {
-        var asked = PathElement(
-            type: type, name: name, container: container, registeredIn: registeredIn, location: location,
-            scope: scope, onAnotherThread: onAnotherThread, isDeferred: isDeferred, keyPathName: keyPathName
-        )
-        (asked.isAsync, asked.isUnplaced) = (isAsync, isUnplaced)
+        var asked = self
+        asked.type = type
         return asked
     }
 
@@ -91,25 +88,9 @@ public struct PathElement: Sendable, CustomStringConvertible {
 
     /// The same step, placed in `container` (the name of the container it is built in).
     func placed(in container: String?) -> PathElement {
-        var placed = PathElement(
-            type: type, name: name, container: container, registeredIn: registeredIn, location: location,
-            scope: scope, onAnotherThread: onAnotherThread, isDeferred: isDeferred, keyPathName: keyPathName
-        )
-        placed.isAsync = isAsync
+        var placed = self
+        placed.container = container
         return placed
-    }
-
-    private init(type: Any.Type, name: String?, container: String?, registeredIn: String?, location: SourceLocation?,
-                 scope: String?, onAnotherThread: Bool, isDeferred: Bool, keyPathName: String?) {
-        self.type = type
-        self.name = name
-        self.container = container
-        self.registeredIn = registeredIn
-        self.location = location
-        self.scope = scope
-        self.onAnotherThread = onAnotherThread
-        self.isDeferred = isDeferred
-        self.keyPathName = keyPathName
     }
 
     package init(missing type: Any.Type, name: String?, in container: Container) {

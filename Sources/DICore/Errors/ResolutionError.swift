@@ -104,6 +104,7 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         searchedContainers: [String] = [],
         underlying: (any Error)? = nil,
         detail: String? = nil,
+        detailAlong: (@Sendable ([PathElement]) -> String)? = nil,
         context: LookupContext? = nil
     ) {
         self.code = code
@@ -112,7 +113,8 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
         self.path = path
         self.listedContainers = searchedContainers
         self.underlying = underlying
-        self.detail = detail
+        self.detail = detail ?? detailAlong?(path)
+        self.detailAlong = detailAlong
         self.context = context
     }
 
@@ -243,12 +245,10 @@ extension ResolutionError {
         }
         // The lifetime's detail advises the kept service itself when it is the one that needs the tagged service:
         // the note then only says why the asker's tags did not count, without saying it twice.
-        let advice = "Give \(owner) a lifetime no longer than \(needed)'s"
-        if detail?.lowercased().contains(advice.lowercased()) == true {
-            return switched + ", and the tags of \(asked) are not on their way."
-        }
-        return switched + ", and the tags of \(asked) are not on their way. \(advice) (such as .\(scope)), so that it "
-            + "is built where that tag is seen."
+        let advice = "\(owner) a lifetime no longer than \(needed)'s"
+        if detail?.contains(advice) == true { return switched + ", and the tags of \(asked) are not on their way." }
+        return switched + ", and the tags of \(asked) are not on their way. Give \(advice) (such as .\(scope)), so "
+            + "that it is built where that tag is seen."
     }
 
     /// This error, thrown while placing `registration`, as it reads for a request made as `requested`: a lifetime
@@ -273,15 +273,13 @@ extension ResolutionError {
 
     static func cycle(path: [PathElement]) -> ResolutionError {
         let last = path.last
-        var error = ResolutionError(
+        return ResolutionError(
             code: .circularDependency,
             requestedType: last?.type ?? Never.self,
             name: last?.name,
             path: path,
-            detail: cycleAdvice(path)
+            detailAlong: { cycleAdvice($0) }
         )
-        error.detailAlong = { cycleAdvice($0) }
-        return error
     }
 
     /// The way out of the cycle at the end of `path`. When the loop goes through a relationship (`B → Lazy<A> →
