@@ -10,7 +10,7 @@ import Testing
 /// registered it (a test container resolves it as its own, with its overrides); registering the target again
 /// moves the alias along; no instance is handed out once its registration was replaced, and at the end every
 /// instance built is disposed exactly once.
-@Suite struct AliasModelTests {
+@Suite(.timeLimit(.minutes(1))) struct AliasModelTests {
     protocol Named: Sendable {
         var generation: Int { get }
     }

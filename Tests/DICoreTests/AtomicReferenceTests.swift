@@ -4,7 +4,7 @@ import Testing
 /// The ownership rules of `Unsafe.AtomicReference`, counted on objects of the test's own: a reference owns
 /// one retain of what it stores, hands that retain back when the object is replaced, and neither takes nor
 /// gives one for an object stored as permanent; setting the tag changes neither the object nor its count.
-@Suite struct AtomicReferenceTests {
+@Suite(.timeLimit(.minutes(1))) struct AtomicReferenceTests {
     final class Object {}
 
     @Test func aPermanentObjectIsNeverRetainedNorReleased() {
