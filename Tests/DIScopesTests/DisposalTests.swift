@@ -145,6 +145,67 @@ enum KeptLifetime: String, CaseIterable, CustomTestStringConvertible, Sendable {
         }
     }
 
+    /// Each asker the close refused is told that the close came while the instance was being built, and that the
+    /// instance was disposed — not that the lookup was refused by a closed container ("not looked up"), whose
+    /// advice (resolve from a container that is still open) it had followed. The builder and those that waited,
+    /// with threads and with tasks.
+    @Test(arguments: KeptLifetime.allCases)
+    func askersRefusedByACloseDuringTheBuildAreToldTheCloseCameMeanwhile(lifetime: KeptLifetime) async throws {
+        for async in [false, true] {
+            let late = try LateBuild(lifetime.makeScope(), heldBy: lifetime.lateBuildHolder, async: async) {
+                Widget(origin: "app", serial: $0, log: $1)
+            }
+            let messages = Log()
+            let outcomes = try await late.askClosingMeanwhile(
+                askers: 3,
+                async
+                    ? .async { container in
+                        do { return try await container.resolveAsync(Widget.self) } catch {
+                            messages.append("\(error)")
+                            throw error
+                        }
+                    }
+                    : .sync { container in
+                        do { return try container.resolve(Widget.self) } catch {
+                            messages.append("\(error)")
+                            throw error
+                        }
+                    }
+            )
+            #expect(outcomes.allSatisfy { $0 == .failed(.containerClosed) }, "async: \(async), \(outcomes)")
+            let holder = late.holder.name
+            #expect(messages.entries.count == 3, "async: \(async)")
+            for message in messages.entries {
+                #expect(message.contains("Cannot resolve Widget: \(holder) was closed while it was being built."))
+                #expect(message.contains("The resolve began before close(), and the instance built meanwhile has "
+                    + "been disposed instead of handed out. Close \(holder) only once the work that resolves from "
+                    + "it is done"), "async: \(async): \(message)")
+                #expect(!message.contains("not looked up"), "async: \(async): \(message)")
+            }
+        }
+    }
+
+    /// The ancestor of the holder closes while the holder's instance is being built: the error names the ancestor
+    /// whose close closed the holder, and says to close it only once nothing uses its children.
+    @Test(arguments: [KeptLifetime.scoped, .matching], [false, true])
+    func aCloseOfTheHoldersAncestorDuringTheBuildNamesTheAncestor(lifetime: KeptLifetime, async: Bool) async throws {
+        let app = Container(name: "app")
+        let feature = app.child(name: "feature", tags: ["feature"])
+        let log = Log()
+        try app.register(Widget.self, scope: lifetime.makeScope()) { _ in
+            app.close()
+            return Widget(origin: "app", serial: 1, log: log)
+        }
+        let error = try await #require(throws: ResolutionError.self) {
+            async ? try await feature.resolveAsync(Widget.self) : try feature.resolve(Widget.self)
+        }
+        #expect(error.message == "Cannot resolve Widget: feature was closed while it was being built. feature is "
+            + "closed, and so is its ancestor app; the instance built meanwhile has been disposed instead of handed "
+            + "out. Close app only once nothing uses its children (a server's app container: once the server has "
+            + "stopped taking requests).")
+        #expect(log.entries == ["dispose 1"])
+    }
+
     /// An `AsyncDisposable` whose `async` build ends after its holder was closed with `closeAsync()` is refused
     /// and its `dispose()` awaited, once, as `closeAsync()` awaits those it holds (it used to be dropped).
     @Test(arguments: KeptLifetime.allCases, [1, 2, 3, 16])

@@ -152,7 +152,7 @@ extension Container {
     package func holdAsync(_ slot: InstanceSlot, of registration: Registration, requested: Any.Type) async throws {
         guard !tryHold(slot, of: registration) else { return }
         await Self.disposeRefused(HeldInstance(slot: slot, registration: registration))
-        throw closedError(requested, name: registration.key.name)
+        throw closedWhileBuildingError(requested, registration)
     }
 
     /// Disposes of the instance of `held`, which its holder refused because it closed while the instance was

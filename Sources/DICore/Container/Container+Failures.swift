@@ -48,6 +48,33 @@ extension Container {
         )
     }
 
+    /// The `containerClosed` error of a resolve that began before this container, which holds the instance of
+    /// `registration`, closed, and ended after: the instance built meanwhile is disposed, not handed out, by
+    /// the builder, or by the close when the resolve waited for another's build. The step is the registration's,
+    /// which was found and built: "not looked up" would send the reader after the lookup.
+    func closedWhileBuildingError(_ requested: Any.Type, _ registration: Registration) -> ResolutionError {
+        reportResolvedAfterTest(requested, name: registration.key.name)
+        let detail = switch closedCause ?? .itself {
+        case .itself where testing == nil:
+            "The resolve began before close(), and the instance built meanwhile has been disposed instead of "
+                + "handed out. Close \(name) only once the work that resolves from it is done: await the tasks "
+                + "that use it, then close it."
+        case .ancestor(let ancestor) where ancestor.testing == nil:
+            "\(closedWithAncestor(ancestor)); the instance built meanwhile has been disposed instead of handed out. "
+                + "Close \(ancestor.name) only once nothing uses its children (a server's app container: once the "
+                + "server has stopped taking requests)."
+        default:
+            closedDetail(.resolve)
+        }
+        return ResolutionError(
+            code: .containerClosed,
+            requestedType: requested,
+            name: registration.key.name,
+            path: ResolutionStack.current.path(then: PathElement(registration, requested: requested, in: self)),
+            detail: detail
+        )
+    }
+
     /// What a closed container refuses.
     enum Refusal {
         case resolve, register, apply

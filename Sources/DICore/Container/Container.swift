@@ -248,7 +248,7 @@ public final class Container: Sendable {
     package func hold(_ slot: InstanceSlot, of registration: Registration, requested: Any.Type) throws {
         guard !tryHold(slot, of: registration) else { return }
         Self.dispose([HeldInstance(slot: slot, registration: registration)])
-        throw closedError(requested, name: registration.key.name)
+        throw closedWhileBuildingError(requested, registration)
     }
 
     /// Records that this container holds a built instance, as `hold` does; `false`, leaving the instance to
@@ -268,7 +268,7 @@ public final class Container: Sendable {
     /// what a waiter asks once another's build ends (`InstanceSlot`). One atomic load: the flag the close sets
     /// in the lock section that takes the held instances.
     func refuseIfClosed(_ requested: Any.Type, _ registration: Registration) throws {
-        if cells.isClosed.load(ordering: .acquiring) { throw closedError(requested, name: registration.key.name) }
+        if cells.isClosed.load(ordering: .acquiring) { throw closedWhileBuildingError(requested, registration) }
     }
 
     /// The instances this container holds, oldest first; each slot appears once.

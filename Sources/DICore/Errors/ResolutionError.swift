@@ -156,6 +156,9 @@ public struct ResolutionError: Error, Sendable, CustomStringConvertible {
             } else if let relationship = path.last, relationship.isDeferred, let container = relationship.container {
                 // A relationship used after the container it was made in was released (freed, not closed).
                 headline = "Cannot resolve \(service): \(container), the container it was made in, is gone."
+            } else if let built = path.last, let container = built.container {
+                // Found and built, and refused by a close that came meanwhile.
+                headline = "Cannot resolve \(service): \(container) was closed while it was being built."
             } else {
                 headline = "Cannot resolve \(service): the container is closed."
             }
