@@ -18,8 +18,9 @@ import DICore
 /// anything), **observed** (recorded while a factory ran, by `validate(instantiating: true)`) or **alias**
 /// edges (`implements(_:)`). A declared edge keeps its relationship: a parameter typed `Lazy<T>`,
 /// `Provider<T>`, `AsyncProvider<T>`, `Provider<T, Argument>` or `All<T>` is drawn as a `deferred`, `per-call`,
-/// `async per-call`, `assisted` or `collection` edge to `T`, apart from plain edges. A registration made with a
-/// closure factory that was never seen running has unknown edges and is marked opaque.
+/// `async per-call`, `assisted` or `collection` edge to `T` (for `All<T>`, one to each registration of `T` it
+/// collects, under every name), apart from plain edges. A registration made with a closure factory that was
+/// never seen running has unknown edges and is marked opaque.
 public struct DependencyGraph: Sendable {
     struct ContainerNode: Sendable {
         let name: String

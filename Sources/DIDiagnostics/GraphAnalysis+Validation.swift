@@ -663,10 +663,17 @@ extension GraphAnalysis {
             }
             let loopServices = loop.map { nodes[$0].service }
             guard reported.insert("cycle|\(Set(loopServices).sorted())").inserted else { continue }
-            let elements = loop.map { element(nodes[$0].service, in: nodes[$0].context) }
+            var elements = loop.map { element(nodes[$0].service, in: nodes[$0].context) }
                 + [element(nodes[first].service, in: nodes[first].context)]
+            // A need that is a collection's (`All<T>`) is marked: the help breaks the loop elsewhere.
+            for step in 1..<elements.count
+            where collectsOnly(nodes[loop[step - 1]], nodes[step < loop.count ? loop[step] : first]) {
+                elements[step] = elements[step].collected()
+            }
             let names = elements.map(\.description)
-            let help = loop.count == 1 ? selfCycleHelp(nodes[first]) : Self.cycleHelp(closing: elements)
+            let help = loop.count == 1
+                ? ResolutionError.collectionLoopAdvice(closing: elements) ?? selfCycleHelp(nodes[first])
+                : Self.cycleHelp(closing: elements)
             add(Finding(
                 id: .cycle, severity: .error, service: names[0], container: containers[nodes[first].context].name,
                 message: "\(names[0]) depends on itself: \(names.joined(separator: " → ")).",
@@ -676,16 +683,30 @@ extension GraphAnalysis {
         }
     }
 
-    /// The help of a DI-CYCLE of two services or more, whose `loop` ends with its first service again: its
-    /// second-to-last step closes the loop by needing the last, and the help names the relationship that defers
-    /// that need — an `AsyncProvider` for a service built by an async factory, since `Lazy` and `Provider`
-    /// resolve synchronously, which such a service refuses.
+    /// Whether `holder` needs `need` only as one of the services of an `All<T>` it takes.
+    private func collectsOnly(_ holder: Node, _ need: Node) -> Bool {
+        var collected = false
+        for position in dependencies(of: holder.service) {
+            guard case .service(let found) = resolve(dependency: position, from: holder.context), found == need.service
+            else { continue }
+            if dependencyList[position].kind != .collection { return false }
+            collected = true
+        }
+        return collected
+    }
+
+    /// The help of a DI-CYCLE of two services or more, whose `loop` ends with its first service again: it names
+    /// the relationship that defers the loop's last need that is not a collection's (`All<T>`, which takes no
+    /// relationship in its place) — an `AsyncProvider` for a service built by an async factory, since `Lazy` and
+    /// `Provider` resolve synchronously, which such a service refuses.
     static func cycleHelp(closing loop: [PathElement]) -> String {
         // Only a build meets a relationship used too early (validate(instantiating: true)): no edge to change.
         if let advice = ResolutionError.eagerRelationshipAdvice(closing: loop) {
             return "Break the cycle: \(advice); or move what both need into a service of its own."
         }
-        let (breakFrom, breakTo) = (loop[loop.count - 2], loop[loop.count - 1])
+        if let advice = ResolutionError.collectionLoopAdvice(closing: loop) { return advice }
+        let index = ResolutionError.breakableStep(closing: loop)
+        let (breakFrom, breakTo) = (loop[index - 1], loop[index])
         let type = ServiceName.describe(breakTo.type, name: nil)
         let deferred = breakTo.isAsync
             ? "AsyncProvider<\(type)> (a loop through it is no construction cycle)"

@@ -194,6 +194,23 @@ struct GraphAnalysis {
                 }
             }
         }
+        // What an `All<T>` stands for: a dependency on each key of `T` registered anywhere in the tree (every name;
+        // no runtime arguments, no key path), in the order of their first registration. Seen from a container,
+        // the keys it does not see are missing, which a collection skips: `resolveAll` lists the keys it sees.
+        // With no key of `T` at all, the one on `T`'s unnamed key: an empty collection.
+        var collected = Set<ObjectIdentifier>()
+        for registration in all.joined() {
+            for dependency in registration.dependencies where dependency.kind == .collection {
+                collected.insert(ObjectIdentifier(dependency.type))
+            }
+        }
+        var members: [ObjectIdentifier: [String?]] = [:]
+        for provider in firstProvider {
+            let key = registrations[provider].key
+            if collected.contains(key.type), key.arguments == nil, key.keyPath == 0 {
+                members[key.type, default: []].append(key.name)
+            }
+        }
         let hasObserved = !observed.dependencies.isEmpty || !observed.built.isEmpty
             || !observed.implementations.isEmpty
         services.reserveCapacity(total)
@@ -213,7 +230,15 @@ struct GraphAnalysis {
                 aliasOf = lookup(target, from: home[index])
             }
             let id = ObjectIdentifier(registration)
-            for dependency in registration.dependencies { append(DependencyRef(dependency)) }
+            for dependency in registration.dependencies {
+                guard dependency.kind == .collection else {
+                    append(DependencyRef(dependency))
+                    continue
+                }
+                for member in members[ObjectIdentifier(dependency.type)] ?? [nil] {
+                    append(DependencyRef(Dependency(dependency.type, name: member, kind: .collection)))
+                }
+            }
             if hasObserved {
                 let declared = dependencyStart[index]
                 for ref in observed.dependencies[id] ?? []

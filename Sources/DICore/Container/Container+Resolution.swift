@@ -241,7 +241,13 @@ extension Container: Resolver {
                 let target = owner.builder(of: registration)?.registration ?? registration
                 throw owner.asyncResolutionRequired(target, requested: type, inAll: asker)
             }
-            services.append(try resolve(registration, from: owner, as: type))
+            do {
+                services.append(try resolve(registration, from: owner, as: type))
+            } catch let error as ResolutionError where error.code == .circularDependency {
+                guard case .collection = asker else { throw error }
+                // The collected service's step follows the owner's, the last of the active path.
+                throw error.collected(at: ResolutionStack.current.path.count)
+            }
         }
         // An ancestor closing meanwhile took its registrations away: refused, not a shorter list.
         if isClosedOnItsPath { throw closedError(type, name: nil) }

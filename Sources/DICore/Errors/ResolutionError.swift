@@ -289,18 +289,63 @@ extension ResolutionError {
     /// A`), the relationship was used while the loop was being built: injecting one is not the fix, using it later
     /// is.
     static func cycleAdvice(_ path: [PathElement]) -> String {
-        let last = path.last
-        let target = last.map { ServiceName.readable($0.type) } ?? "the service"
         if let advice = eagerRelationshipAdvice(closing: path) {
             return "Break the cycle: \(advice); or move the shared part into a service both can depend on."
         }
-        let owner = path.count > 1 ? "\(path[path.count - 2])" : "one side"
-        return "Break the cycle: let \(owner) take " + (last?.isAsync == true
+        if let advice = collectionLoopAdvice(closing: path) { return advice }
+        let index = breakableStep(closing: path)
+        let need = path.indices.contains(index) ? path[index] : nil
+        let target = need.map { ServiceName.readable($0.type) } ?? "the service"
+        let owner = index > 0 ? "\(path[index - 1])" : "one side"
+        return "Break the cycle: let \(owner) take " + (need?.isAsync == true
             // `Lazy` and `Provider` resolve synchronously, which an async factory's service refuses.
-            ? "\(ServiceName.asyncProvider(of: last?.type ?? Never.self)) (resolved on each call, with try await)"
+            ? "\(ServiceName.asyncProvider(of: need?.type ?? Never.self)) (resolved on each call, with try await)"
             : "Lazy<\(target)> (resolved on first read) or Provider<\(target)> (resolved on each call)")
             + " instead of \(target), and not use it while it is being built; or move the shared part into a "
             + "service both can depend on."
+    }
+
+    /// The step of the loop closing `path` whose need a `Lazy` or `Provider` can defer (the need of the step
+    /// before it): the last one that is not one of the services of an `All<T>`, whose owner takes the collection,
+    /// not the service. The last step when the path closes no loop, or when every need is a collection's.
+    package static func breakableStep(closing path: [PathElement]) -> Int {
+        guard let repeated = path.last, let start = path.firstIndex(where: { $0.description == repeated.description })
+        else { return path.count - 1 }
+        return path.indices[(start + 1)...].last { !path[$0].isCollected } ?? path.count - 1
+    }
+
+    /// When every need of the loop closing `path` is a collection's (`All<T>`) — most often a service registered
+    /// as the type it collects, which its collection then holds too — what to do, as a sentence; `nil` otherwise.
+    /// Worded once, for the resolve error and for `validate()`'s DI-CYCLE.
+    package static func collectionLoopAdvice(closing path: [PathElement]) -> String? {
+        guard let repeated = path.last, let start = path.firstIndex(where: { $0.description == repeated.description }),
+              start < path.count - 1, path[(start + 1)...].allSatisfy(\.isCollected)
+        else { return nil }
+        let loop = path[start...]
+        guard loop.count == 2 else {
+            let collects = zip(loop, loop.dropFirst()).map { "\($0) collects \($1)" }.joined(separator: ", ")
+            return "The loop runs through collections only (\(collects), each with an All<…>): register one of "
+                + "them under another type than the one its collector collects."
+        }
+        let type = ServiceName.readable(repeated.type)
+        return "\(repeated) takes All<\(type)>, which holds every registration of \(type), \(repeated) among them, "
+            + "so building it needs itself. Register it under a type of its own (its concrete type, say) rather "
+            + "than as \(type), so that All<\(type)> does not collect it; if it must be resolved as \(type), "
+            + "register the services it collects under a type of their own."
+    }
+
+    /// This error as it leaves the build of one of the services of an `All<T>`, whose step is the `depth`th of
+    /// the path (the collection's owner, if any, the one before): a loop that runs through that step gets it
+    /// marked, so that its advice does not offer a `Lazy` or `Provider` in place of the collection, and says
+    /// so when the owner collects itself (rather than the advice of a factory resolving its own key).
+    func collected(at depth: Int) -> ResolutionError {
+        guard code == .circularDependency, path.indices.contains(depth), !path[depth].isCollected,
+              let repeated = path.last, let start = path.firstIndex(where: { $0.description == repeated.description }),
+              start < depth
+        else { return self }
+        var steps = path
+        steps[depth] = steps[depth].collected()
+        return .cycle(path: steps)
     }
 
     /// When the loop at the end of `path` goes through a relationship (`A → B → Provider<A> → A`: B's factory
