@@ -244,9 +244,11 @@ struct Instantiation {
         case .notRegistered, .requiredKeyMissing:
             id = .missing
             help = "Register \(error.service) in \(error.searchedContainers.first ?? container) or an ancestor."
-        case .circularDependency where loop(in: error.path).count >= 3:
-            // A loop of two services or more, worded as the static DI-CYCLE: the loop alone, without the steps
-            // that led the build to it (the error's own advice, which names the same step, would only repeat it).
+        case .circularDependency
+            where loop(in: error.path).count >= 3 || ResolutionError.collectionLoopAdvice(closing: error.path) != nil:
+            // A loop of two services or more, or a service in its own collection, worded as the static DI-CYCLE:
+            // the loop alone, without the steps that led the build to it (the error's own advice, which names the
+            // same step, would only repeat it).
             let loop = Array(loop(in: error.path))
             let names = loop.map(\.description)
             return Finding(

@@ -81,16 +81,37 @@ import Testing
         let app = Container(name: "app")
         try app.register((any Plugin).self, name: "audit") { _ in AuditPlugin() }
         try app.autoregister((any Plugin).self, name: "hub", initializer: HubPlugin.init)
-        let advice = "any Plugin \"hub\" takes All<any Plugin>, which holds every registration of any Plugin, any "
-            + "Plugin \"hub\" among them, so building it needs itself. Register it under a type of its own (its "
-            + "concrete type, say) rather than as any Plugin, so that All<any Plugin> does not collect it; if it must "
-            + "be resolved as any Plugin, register the services it collects under a type of their own."
+        let advice = Self.hubAdvice
         let error = try #require(throws: ResolutionError.self) { try app.resolve((any Plugin).self, name: "hub") }
         #expect(error.code == .circularDependency)
         #expect(error.message == "Cannot resolve any Plugin \"hub\": it depends on itself: any Plugin \"hub\" → any "
             + "Plugin \"hub\". \(advice)")
         let cycles = app.validate(instantiating: instantiating).findings.filter { $0.id == .cycle }
         #expect(cycles.map(\.help) == [advice])
+    }
+
+    /// What the errors and findings of a hub in its own collection say.
+    static let hubAdvice = "any Plugin \"hub\" takes every registration of any Plugin (an All<any Plugin>, or "
+        + "resolveAll in its factory), any Plugin \"hub\" among them, so building it needs itself. Register it under "
+        + "a type of its own (its concrete type, say) rather than as any Plugin, so that the collection does not hold "
+        + "it; if it must be resolved as any Plugin, register the services it collects under a type of their own."
+
+    /// The same, for a factory that calls `resolveAll` of the type it is registered as: the resolve error and the
+    /// finding of `validate(instantiating: true)`, which sees the loop only by building it.
+    @Test func aFactoryResolvingAllOfItsOwnTypeIsACycleSaidSo() throws {
+        let app = Container(name: "app")
+        try app.register((any Plugin).self, name: "audit") { _ in AuditPlugin() }
+        try app.register((any Plugin).self, name: "hub") { resolver in
+            _ = try resolver.resolveAll((any Plugin).self)
+            return AuditPlugin()
+        }
+        let error = try #require(throws: ResolutionError.self) { try app.resolve((any Plugin).self, name: "hub") }
+        #expect(error.message.hasSuffix(Self.hubAdvice), "\(error.message)")
+        let cycles = app.validate(instantiating: true).findings.filter { $0.id == .cycle }
+        #expect(cycles.map(\.message) == [
+            "any Plugin \"hub\" depends on itself: any Plugin \"hub\" → any Plugin \"hub\".",
+        ])
+        #expect(cycles.map(\.help) == [Self.hubAdvice])
     }
 
     /// A loop through a collection and a plain edge is broken at the plain edge, whichever service is asked first:
@@ -125,8 +146,8 @@ import Testing
         try app.autoregister((any Right).self, name: "hub", initializer: RightHub.init)
         let error = try #require(throws: ResolutionError.self) { try app.resolve((any Left).self, name: "hub") }
         let advice = "The loop runs through collections only (any Left \"hub\" collects any Right \"hub\", any Right "
-            + "\"hub\" collects any Left \"hub\", each with an All<…>): register one of them under another type than "
-            + "the one its collector collects."
+            + "\"hub\" collects any Left \"hub\", each taking every registration of a type, with All<…> or "
+            + "resolveAll): register one of them under another type than the one its collector collects."
         #expect(error.message.hasSuffix(advice), "\(error.message)")
         #expect(app.validate().findings.filter { $0.id == .cycle }.map(\.help) == [advice])
     }

@@ -244,8 +244,7 @@ extension Container: Resolver {
             do {
                 services.append(try resolve(registration, from: owner, as: type))
             } catch let error as ResolutionError where error.code == .circularDependency {
-                guard case .collection = asker else { throw error }
-                // The collected service's step follows the owner's, the last of the active path.
+                // The collected service's step follows the collecting build's, the last of the active path.
                 throw error.collected(at: ResolutionStack.current.path.count)
             }
         }

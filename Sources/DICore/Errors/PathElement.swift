@@ -27,8 +27,9 @@ public struct PathElement: Sendable, CustomStringConvertible {
     /// Whether its lifetime found no container to build it in (a `.matching(tag)` service with no container of
     /// its tag on the way): ``container`` is then the one that asked.
     package private(set) var isUnplaced = false
-    /// Whether it was built as one of the services of an `All<T>` that the step before it takes: that step needs
-    /// it only through the collection, so a loop is not broken there by a `Lazy` or a `Provider`.
+    /// Whether it was built as one of the services of an `All<T>` (or a `resolveAll`) that the step before it
+    /// takes: that step needs it only through the collection, so a loop is not broken there by a `Lazy` or a
+    /// `Provider`.
     package private(set) var isCollected = false
 
     package init(_ registration: Registration, requested: Any.Type, in container: Container?,
@@ -75,7 +76,7 @@ public struct PathElement: Sendable, CustomStringConvertible {
         return unplaced
     }
 
-    /// The same step, built as one of the services of an `All<T>` that the step before it takes.
+    /// The same step, built as one of the services of an `All<T>` (or a `resolveAll`) that the step before it takes.
     package func collected() -> PathElement {
         var collected = self
         collected.isCollected = true

@@ -314,8 +314,8 @@ extension ResolutionError {
         return path.indices[(start + 1)...].last { !path[$0].isCollected } ?? path.count - 1
     }
 
-    /// When every need of the loop closing `path` is a collection's (`All<T>`) — most often a service registered
-    /// as the type it collects, which its collection then holds too — what to do, as a sentence; `nil` otherwise.
+    /// When every need of the loop closing `path` is a collection's (`All<T>`, `resolveAll`) — most often a service
+    /// registered as the type it collects, which its collection then holds too — what to do; `nil` otherwise.
     /// Worded once, for the resolve error and for `validate()`'s DI-CYCLE.
     package static func collectionLoopAdvice(closing path: [PathElement]) -> String? {
         guard let repeated = path.last, let start = path.firstIndex(where: { $0.description == repeated.description }),
@@ -324,20 +324,21 @@ extension ResolutionError {
         let loop = path[start...]
         guard loop.count == 2 else {
             let collects = zip(loop, loop.dropFirst()).map { "\($0) collects \($1)" }.joined(separator: ", ")
-            return "The loop runs through collections only (\(collects), each with an All<…>): register one of "
-                + "them under another type than the one its collector collects."
+            return "The loop runs through collections only (\(collects), each taking every registration of a "
+                + "type, with All<…> or resolveAll): register one of them under another type than the one its "
+                + "collector collects."
         }
         let type = ServiceName.readable(repeated.type)
-        return "\(repeated) takes All<\(type)>, which holds every registration of \(type), \(repeated) among them, "
-            + "so building it needs itself. Register it under a type of its own (its concrete type, say) rather "
-            + "than as \(type), so that All<\(type)> does not collect it; if it must be resolved as \(type), "
-            + "register the services it collects under a type of their own."
+        return "\(repeated) takes every registration of \(type) (an All<\(type)>, or resolveAll in its factory), "
+            + "\(repeated) among them, so building it needs itself. Register it under a type of its own (its "
+            + "concrete type, say) rather than as \(type), so that the collection does not hold it; if it must be "
+            + "resolved as \(type), register the services it collects under a type of their own."
     }
 
-    /// This error as it leaves the build of one of the services of an `All<T>`, whose step is the `depth`th of
-    /// the path (the collection's owner, if any, the one before): a loop that runs through that step gets it
-    /// marked, so that its advice does not offer a `Lazy` or `Provider` in place of the collection, and says
-    /// so when the owner collects itself (rather than the advice of a factory resolving its own key).
+    /// This error as it leaves the build of one of the services of an `All<T>` or a `resolveAll`, whose step is
+    /// the `depth`th of the path (the collection's owner, if any, the one before): a loop that runs through that
+    /// step gets it marked, so that its advice does not offer a `Lazy` or `Provider` in place of the collection,
+    /// and says so when the owner collects itself (rather than the advice of a factory resolving its own key).
     func collected(at depth: Int) -> ResolutionError {
         guard code == .circularDependency, path.indices.contains(depth), !path[depth].isCollected,
               let repeated = path.last, let start = path.firstIndex(where: { $0.description == repeated.description }),
