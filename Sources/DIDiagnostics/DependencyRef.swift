@@ -12,6 +12,9 @@ struct DependencyRef: Sendable {
     let kind: Dependency.Kind
     /// The runtime arguments an assisted `Provider<T, A, B>` passes (part of `key`); `nil` otherwise.
     let arguments: Any.Type?
+    /// Whether it stands for one of the registrations an `All<T>` collects (also inside another relationship):
+    /// missing, it is left out of the collection, not missing.
+    let collects: Bool
 
     var display: String { label.text }
 
@@ -31,6 +34,7 @@ struct DependencyRef: Sendable {
         observed = false
         kind = dependency.kind
         arguments = dependency.arguments
+        collects = dependency.collects
     }
 
     init(observed registration: Registration) {
@@ -43,12 +47,16 @@ struct DependencyRef: Sendable {
         observed = true
         kind = .direct
         arguments = nil
+        collects = false
     }
 
-    /// The parameter's type as the owner declares it: `Rep`, `Lazy<Rep>`, `Provider<Rep>`, `Provider<Rep, Int>`.
+    /// The parameter's type as the owner declares it: `Rep`, `Lazy<Rep>`, `Provider<Rep>`, `Provider<Rep, Int>`,
+    /// `All<Rep>`, `Lazy<All<Rep>>`.
     var declaredType: String {
-        GraphAnalysis.relationshipSpelling(
-            ServiceName.readable(type), kind: kind, arguments: arguments.map(ServiceName.argumentList)
+        let type = ServiceName.readable(type)
+        return GraphAnalysis.relationshipSpelling(
+            collects && kind != .collection ? "All<\(type)>" : type, kind: kind,
+            arguments: arguments.map(ServiceName.argumentList)
         )
     }
 }

@@ -23,7 +23,7 @@ extension GraphAnalysis {
                 case .service(let found): to = found
                 case .absent: continue
                 // An empty collection is valid: `All<T>` of nothing resolves to no instances.
-                case .missing where ref.kind == .collection: continue
+                case .missing where ref.collects: continue
                 case .missing: to = nil
                 }
                 edges.append(.init(
@@ -689,7 +689,7 @@ extension GraphAnalysis {
         for position in dependencies(of: holder.service) {
             guard case .service(let found) = resolve(dependency: position, from: holder.context), found == need.service
             else { continue }
-            if dependencyList[position].kind != .collection { return false }
+            if !dependencyList[position].collects { return false }
             collected = true
         }
         return collected

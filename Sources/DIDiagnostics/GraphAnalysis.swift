@@ -200,7 +200,7 @@ struct GraphAnalysis {
         // With no key of `T` at all, the one on `T`'s unnamed key: an empty collection.
         var collected = Set<ObjectIdentifier>()
         for registration in all.joined() {
-            for dependency in registration.dependencies where dependency.kind == .collection {
+            for dependency in registration.dependencies where dependency.collects {
                 collected.insert(ObjectIdentifier(dependency.type))
             }
         }
@@ -231,12 +231,14 @@ struct GraphAnalysis {
             }
             let id = ObjectIdentifier(registration)
             for dependency in registration.dependencies {
-                guard dependency.kind == .collection else {
+                guard dependency.collects else {
                     append(DependencyRef(dependency))
                     continue
                 }
                 for member in members[ObjectIdentifier(dependency.type)] ?? [nil] {
-                    append(DependencyRef(Dependency(dependency.type, name: member, kind: .collection)))
+                    var collected = Dependency(dependency.type, name: member, kind: dependency.kind)
+                    collected.collects = true
+                    append(DependencyRef(collected))
                 }
             }
             if hasObserved {
@@ -278,7 +280,7 @@ struct GraphAnalysis {
             key: keyNumbers[ref.key] ?? -1,
             wrapped: ref.wrapped.map { keyNumbers[$0.key] ?? -1 },
             matchesAnyArguments: !isDirect && kind == .assisted && ref.arguments == nil,
-            isCollection: !isDirect && kind == .collection,
+            isCollection: ref.collects,
             isDeferred: !isDirect && kind.isDeferred,
             keepsInstance: isDirect || (kind != .perCall && kind != .asyncPerCall && kind != .assisted)
         ))

@@ -151,4 +151,38 @@ import Testing
         #expect(error.message.hasSuffix(advice), "\(error.message)")
         #expect(app.validate().findings.filter { $0.id == .cycle }.map(\.help) == [advice])
     }
+
+    /// A relationship to another relationship needs no registration of its own, at run time and in `validate()`,
+    /// which used to report `All<any Plugin>` and `Lazy<Cache>` missing (an error that stops a start-up that
+    /// validates): it is an edge of the outer kind to the inner one's target — every plugin for `Lazy<All<…>>`.
+    @Test func aRelationshipToARelationshipIsAnEdgeToTheInnerTarget() throws {
+        final class Cache: Sendable {}
+        final class Later: Sendable { init(plugins: Lazy<All<any Plugin>>, caches: Provider<Lazy<Cache>>) {} }
+        let app = Container(name: "app")
+        try app.register((any Plugin).self, name: "audit", fileID: "App/Plugins.swift", line: 1) { _ in AuditPlugin() }
+        try app.register(Cache.self, scope: .singleton, fileID: "App/Cache.swift", line: 1) { _ in Cache() }
+        try app.autoregister(Later.self, fileID: "App/Later.swift", line: 1, initializer: Later.init)
+        _ = try app.resolve(Later.self)
+        #expect(app.validate().findings.filter { $0.severity == .error }.isEmpty)
+        #expect(app.graph().text().contains("""
+            └── Later               transient  App/Later.swift:1
+                ├── → any Plugin "audit" (app) [deferred]
+                └── → Cache (app) [per-call]
+            """), "\(app.graph().text())")
+        // The inner target missing is missing: the relationship fails when it is injected.
+        final class Unregistered: Sendable {}
+        final class Broken: Sendable { init(later: Provider<Lazy<Unregistered>>) {} }
+        try app.autoregister(Broken.self, initializer: Broken.init)
+        #expect(throws: ResolutionError.self) { try app.resolve(Broken.self) }
+        let missing = app.validate().findings.filter { $0.id == .missing }
+        #expect(missing.map(\.service) == ["Unregistered"])
+        // A request plugin collected later by a singleton fails when the collection is read: reported before.
+        try app.register((any Plugin).self, name: "request", scope: .matching("request")) { _ in RequestPlugin() }
+        final class Keeper: Sendable { init(plugins: Lazy<All<any Plugin>>) {} }
+        try app.autoregister(Keeper.self, scope: .singleton, initializer: Keeper.init)
+        let keeper = try app.child(name: "request", tags: ["request"]).resolve(Lazy<All<any Plugin>>.self)
+        #expect(throws: ResolutionError.self) { _ = try keeper.value }
+        let matching = app.validate().findings.filter { $0.id == .matching }
+        #expect(matching.contains { $0.message.hasPrefix("Keeper needs any Plugin \"request\"") }, "\(matching)")
+    }
 }

@@ -52,6 +52,9 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
     /// `nil` for every other kind, and for an assisted dependency declared by hand without them (which then
     /// matches a registration of `type` taking any arguments).
     public let arguments: Any.Type?
+    /// Whether the owner depends on every registration of `type`, under every name, as an `All<T>` does — also
+    /// through another relationship (`Lazy<All<T>>`, recorded with the `Lazy`'s kind): none is missing then.
+    package var collects: Bool
 
     /// Creates a dependency on `type` registered under `name`.
     ///
@@ -71,6 +74,7 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
         self.name = name
         self.kind = kind
         self.arguments = arguments
+        collects = kind == .collection
     }
 
     /// `Database "primary"`, or `Database "primary" (deferred)` for a relationship edge.
@@ -80,17 +84,19 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Two dependencies are equal when they name the same type under the same name, of the same kind, with the
-    /// same arguments.
+    /// same arguments, collecting or not.
     public static func == (lhs: Dependency, rhs: Dependency) -> Bool {
         ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type) && lhs.name == rhs.name && lhs.kind == rhs.kind
             && lhs.arguments.map(ObjectIdentifier.init) == rhs.arguments.map(ObjectIdentifier.init)
+            && lhs.collects == rhs.collects
     }
 
-    /// Hashes the type's identity, the name, the kind and the arguments' type.
+    /// Hashes the type's identity, the name, the kind, the arguments' type and whether it collects.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(type))
         hasher.combine(name)
         hasher.combine(kind)
         hasher.combine(arguments.map(ObjectIdentifier.init))
+        hasher.combine(collects)
     }
 }

@@ -93,6 +93,18 @@ extension Container {
 extension Dependency {
     /// The edge for an `autoregister` parameter of type `parameter`: a relationship's own kind, or `.direct`.
     static func parameter(_ parameter: Any.Type) -> Dependency {
-        (parameter as? any RelationshipService.Type)?.dependency ?? Dependency(parameter)
+        (parameter as? any RelationshipService.Type)?.dependency.throughRelationships ?? Dependency(parameter)
+    }
+
+    /// A relationship to another relationship (`Lazy<All<T>>`, `Provider<Lazy<T>>`), which needs no registration
+    /// of its own, as a dependency on the inner one's target: of the outer kind, which says when the owner
+    /// resolves anything, and collecting when the inner is an `All`. An `All` of a relationship type collects
+    /// the registrations of that type, which the container does not make: it is left as it is.
+    private var throughRelationships: Dependency {
+        guard kind != .collection, let inner = (type as? any RelationshipService.Type)?.dependency.throughRelationships
+        else { return self }
+        var dependency = Dependency(inner.type, name: inner.name, kind: kind, arguments: inner.arguments)
+        dependency.collects = inner.collects
+        return dependency
     }
 }
