@@ -35,6 +35,7 @@ extension GraphAnalysis {
         checkClosed()
         checkShadows()
         checkTags()
+        checkTaggedAboveRegistrations()
         walk()
         checkOpaque()
         let report = ValidationReport(
@@ -89,6 +90,50 @@ extension GraphAnalysis {
                     + ".matching(\"\(meant)\") at \(service.location)."
             ), about: index)
         }
+    }
+
+    /// Why a `.matching(tag)` service registered below `tagged`, the nearest container with its tag, has no place
+    /// there ("in feature (…), and the nearest container tagged …"), and the way out; the resolve error's words.
+    private func taggedAboveProblem(_ service: Int, tagged: Int) -> (problem: String, help: String) {
+        let (registeredIn, holder) = (containers[owner[service]].name, containers[tagged].name)
+        let (display, tag) = (services[service].display, Self.matchingTag(services[service].scope) ?? "?")
+        return (
+            "in \(registeredIn) (\(services[service].location)), and the nearest container tagged \"\(tag)\" is "
+                + "\(holder), an ancestor of \(registeredIn); \(holder) would hold the instance and build it with its "
+                + "own resolver, which cannot see registrations made in \(registeredIn).",
+            "Tag \(registeredIn) or a container below it, or register \(display) in \(holder)."
+        )
+    }
+
+    /// DI-MATCHING, as an error: a `.matching(tag)` registration that no container seeing it can build — the
+    /// nearest container with its tag is above the one that registers it, and none at or below that one has the
+    /// tag — so every resolve of it fails.
+    private mutating func checkTaggedAboveRegistrations() {
+        for (index, service) in services.enumerated() where service.container >= askedIndex {
+            guard let tag = Self.matchingTag(service.scope),
+                  let tagged = taggedAboveRegistration(of: index, requestedFrom: service.container),
+                  !subtree(of: service.container).contains(where: { containers[$0].tags.contains(tag) })
+            else { continue }
+            let (problem, help) = taggedAboveProblem(index, tagged: tagged)
+            let container = containers[service.container].name
+            add(Finding(
+                id: .matching, severity: .error, service: service.display, container: container,
+                message: "\(service.display) is registered with .matching(\"\(tag)\") \(problem) Every resolve of "
+                    + "\(service.display) fails.",
+                path: [element(index, in: service.container)], help: help
+            ), about: index)
+        }
+    }
+
+    /// `container` and its descendants.
+    private func subtree(of container: Int) -> [Int] {
+        var result = [container]
+        var index = 0
+        while index < result.count {
+            result += containers[result[index]].children
+            index += 1
+        }
+        return result
     }
 
     /// When no container here carries `tag` but one carries a tag a few edits from it: that tag, and the first
@@ -375,6 +420,17 @@ extension GraphAnalysis {
             "\(path[index]) needs \(failure.display) through "
                 + path[(index + 1)...].map(\.description).joined(separator: " → ")
         } ?? "\(holder) needs \(failure.display)"
+        if let tagged = taggedAboveRegistration(of: failure.target, requestedFrom: context) {
+            // No asker and no lifetime of the holder helps: the registration is below every tagged container.
+            let (problem, help) = taggedAboveProblem(failure.target, tagged: tagged)
+            add(Finding(
+                id: .matching, severity: .error, service: services[failure.target].display, container: from,
+                message: "\(needs), whose lifetime is \(services[failure.target].scope), but "
+                    + "\(services[failure.target].display) is registered \(problem)",
+                path: path + [element(failure.target, in: context)], help: help
+            ), about: nodes.nodes[chain[chain.count - 1]].service)
+            return
+        }
         add(Finding(
             id: .matching, severity: .error, service: services[failure.target].display, container: from,
             message: "\(needs), whose lifetime is \(services[failure.target].scope), but no container on the path "

@@ -377,7 +377,8 @@ struct GraphAnalysis {
     }
 
     /// The container whose registrations a service's dependencies come from, when it is requested from
-    /// `requestedFrom`; `nil` for a `.matching(tag)` service with no tagged container on the path.
+    /// `requestedFrom`; `nil` for a `.matching(tag)` service with no tagged container on the path, or whose
+    /// nearest tagged container is above the one that registers it (which cannot see the registration).
     func context(of service: Int, requestedFrom: Int) -> Int? {
         let scope = scopeOf[service]
         if scopes[scope].buildsWhereAsked { return requestedFrom }
@@ -385,11 +386,27 @@ struct GraphAnalysis {
             var current: Int? = requestedFrom
             while let container = current {
                 if containers[container].tags.contains(tag) { return container }
+                if container == owner[service] { return nil }
                 current = containers[container].parent
             }
             return nil
         }
         return home[service]
+    }
+
+    /// For a `.matching(tag)` service requested from `requestedFrom` that has no place there: the nearest
+    /// container tagged `tag` on the path when it is above the container that registers the service, which
+    /// would hold the instance and build it with a resolver that cannot see the registration.
+    func taggedAboveRegistration(of service: Int, requestedFrom: Int) -> Int? {
+        guard let tag = scopes[scopeOf[service]].tag else { return nil }
+        var current: Int? = requestedFrom
+        var above = false
+        while let container = current {
+            if containers[container].tags.contains(tag) { return above ? container : nil }
+            if container == owner[service] { above = true }
+            current = containers[container].parent
+        }
+        return nil
     }
 
     /// `session` for the scope named `matching("session")`.

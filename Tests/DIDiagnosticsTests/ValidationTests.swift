@@ -887,4 +887,35 @@ import Testing
         let built = app.validate(instantiating: true).findings.filter { $0.id == .async }
         #expect(built.map(\.service) == ["Polls"], "\(built)")
     }
+
+    /// A `.matching(tag)` service registered below the nearest container with its tag has no place: that container
+    /// would build it with a resolver that cannot see the registration, so every resolve fails. `validate()` says so
+    /// for the registration and for what needs it, in the resolve error's words; it used to say nothing.
+    @Test func aMatchingServiceRegisteredBelowItsTaggedContainerIsReported() throws {
+        final class Visit: Sendable {}
+        final class Page: Sendable { init(visit: Visit) {} }
+        let app = Container(name: "app")
+        let request = app.child(name: "request", tags: ["request"])
+        let feature = request.child(name: "feature")
+        try feature.register(Visit.self, scope: .matching("request"), fileID: "App/Feature.swift", line: 1) { _ in
+            Visit()
+        }
+        try feature.autoregister(Page.self, fileID: "App/Feature.swift", line: 2, initializer: Page.init)
+        let problem = "in feature (App/Feature.swift:1), and the nearest container tagged \"request\" is request, an "
+            + "ancestor of feature; request would hold the instance and build it with its own resolver, which cannot "
+            + "see registrations made in feature."
+        let matching = app.validate().findings.filter { $0.id == .matching }
+        #expect(matching.map(\.message) == [
+            "Visit is registered with .matching(\"request\") \(problem) Every resolve of Visit fails.",
+            "Page needs Visit, whose lifetime is matching(\"request\"), but Visit is registered \(problem)",
+        ])
+        #expect(matching.allSatisfy { $0.severity == .error && $0.help == "Tag feature or a container below it, or "
+            + "register Visit in request." })
+        let error = try #require(throws: ResolutionError.self) { try feature.resolve(Page.self) }
+        #expect(error.message.hasSuffix("Tag feature or a container below it, or register Visit in request."))
+        // A container with the tag below the registration gives it a place: asked from there, it resolves.
+        let tagged = feature.child(name: "inner request", tags: ["request"])
+        _ = try tagged.resolve(Page.self)
+        #expect(app.validate().findings.filter { $0.id == .matching }.map(\.service) == ["Visit"])
+    }
 }

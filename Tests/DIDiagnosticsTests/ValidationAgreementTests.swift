@@ -1,0 +1,263 @@
+import DICore
+import DIDiagnostics
+import DIScopes
+import DITestSupport
+import Foundation
+import Testing
+
+/// Random graphs of every synchronous relationship kind (plain, `Lazy`, `Provider`, `Optional`, `All`, and a
+/// relationship to a relationship), six lifetimes and three levels of containers, checked against the container:
+/// `validate()` reports an error exactly when some service, resolved from some container and then used — its
+/// `Lazy` read, its `Provider` called, its collection read, and so on down — fails. A disagreement prints the
+/// graph, what failed and the findings, with its seed: `DI_FUZZ_SEED=S` replays it (in every round).
+@Suite(.timeLimit(.minutes(1))) struct ValidationAgreementTests {
+    @Test(arguments: 0..<200)
+    func validateReportsAnErrorExactlyWhenResolvingAndUsingFails(round: Int) throws {
+        let seed = ProcessInfo.processInfo.environment["DI_FUZZ_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64.max)
+        var random = SplitMix64(state: seed)
+        let graph = RandomGraph(using: &random)
+        let containers = try graph.make()
+        let failures = graph.failures(in: containers)
+        let report = containers[0].validate()
+        #expect(
+            report.hasErrors == !failures.isEmpty,
+            "round \(round) seed \(seed)\n\(graph)\nfailures:\n\(failures.joined(separator: "\n"))\n\(report)"
+        )
+    }
+}
+
+/// A service of the random graphs: it keeps how to use each of its parameters.
+protocol Part: AnyObject, Sendable {
+    var uses: [@Sendable () throws -> [any Part]] { get }
+    init(_ uses: [@Sendable () throws -> [any Part]])
+}
+
+final class Node<Tag>: Part {
+    let uses: [@Sendable () throws -> [any Part]]
+    init(_ uses: [@Sendable () throws -> [any Part]]) { self.uses = uses }
+}
+
+enum N0 {}
+enum N1 {}
+enum N2 {}
+enum N3 {}
+/// The implementations of the two registrations of `any Part` that an `All<any Part>` collects.
+enum PX {}
+enum PY {}
+
+/// A parameter type and how to use a value of it.
+struct Parameter<Value: Sendable>: Sendable {
+    let use: @Sendable (Value) throws -> [any Part]
+}
+
+/// Gets a `Parameter` whose type was chosen at run time.
+protocol ParameterVisitor {
+    func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws
+}
+
+struct RandomGraph: CustomStringConvertible {
+    /// How a service takes one of its parameters.
+    enum Edge: CustomStringConvertible {
+        case plain(Int), lazy(Int), provider(Int), optional(Int), providerOfLazy(Int), all, lazyAll
+
+        static func random(using random: inout SplitMix64) -> Edge {
+            let target = Int.random(in: 0..<RandomGraph.nodeTypes.count, using: &random)
+            return [.plain(target), .plain(target), .lazy(target), .provider(target), .optional(target),
+                    .providerOfLazy(target), .all, .lazyAll].randomElement(using: &random)!
+        }
+
+        var description: String {
+            switch self {
+            case .plain(let i): "N\(i)"
+            case .lazy(let i): "Lazy<N\(i)>"
+            case .provider(let i): "Provider<N\(i)>"
+            case .optional(let i): "N\(i)?"
+            case .providerOfLazy(let i): "Provider<Lazy<N\(i)>>"
+            case .all: "All<any Part>"
+            case .lazyAll: "Lazy<All<any Part>>"
+            }
+        }
+
+        func visit(_ visitor: some ParameterVisitor) throws {
+            switch self {
+            case .plain(let i): try Self.plain(RandomGraph.nodeTypes[i], visitor)
+            case .lazy(let i): try Self.lazy(RandomGraph.nodeTypes[i], visitor)
+            case .provider(let i): try Self.provider(RandomGraph.nodeTypes[i], visitor)
+            case .optional(let i): try Self.optional(RandomGraph.nodeTypes[i], visitor)
+            case .providerOfLazy(let i): try Self.providerOfLazy(RandomGraph.nodeTypes[i], visitor)
+            case .all: try visitor.visit(Parameter<All<any Part>> { Array($0) })
+            case .lazyAll: try visitor.visit(Parameter<Lazy<All<any Part>>> { Array(try $0.value) })
+            }
+        }
+
+        private static func plain<T: Part>(_: T.Type, _ visitor: some ParameterVisitor) throws {
+            try visitor.visit(Parameter<T> { [$0] })
+        }
+        private static func lazy<T: Part>(_: T.Type, _ visitor: some ParameterVisitor) throws {
+            try visitor.visit(Parameter<Lazy<T>> { [try $0.value] })
+        }
+        private static func provider<T: Part>(_: T.Type, _ visitor: some ParameterVisitor) throws {
+            try visitor.visit(Parameter<Provider<T>> { [try $0()] })
+        }
+        private static func optional<T: Part>(_: T.Type, _ visitor: some ParameterVisitor) throws {
+            try visitor.visit(Parameter<T?> { $0.map { [$0] } ?? [] })
+        }
+        private static func providerOfLazy<T: Part>(_: T.Type, _ visitor: some ParameterVisitor) throws {
+            try visitor.visit(Parameter<Provider<Lazy<T>>> { [try $0().value] })
+        }
+    }
+
+    /// One registration: where, with which lifetime, taking which parameters.
+    struct Service {
+        /// 0: app, 1: request (tagged `request`), 2: inner (a child of request, untagged).
+        var level: Int
+        var scope: String
+        var edges: [Edge]
+    }
+
+    static let nodeTypes: [any Part.Type] = [Node<N0>.self, Node<N1>.self, Node<N2>.self, Node<N3>.self]
+
+    /// `N0`…`N3` (`nil`: not registered), then the plugins `x` and `y`.
+    var services: [Service?]
+
+    init(using random: inout SplitMix64) {
+        services = (0..<6).map { index in
+            if index < 4, Int.random(in: 0..<8, using: &random) == 0 { return nil }
+            return Service(
+                level: [0, 0, 0, 0, 1, 2].randomElement(using: &random)!,
+                scope: ["transient", "singleton", "request", "scoped", "cached", "weak"].randomElement(using: &random)!,
+                edges: (0..<Int.random(in: 0...2, using: &random)).map { _ in Edge.random(using: &random) }
+            )
+        }
+    }
+
+    var description: String {
+        services.enumerated().map { index, service in
+            let name = index < 4 ? "N\(index)" : (index == 4 ? "any Part \"x\"" : "any Part \"y\"")
+            guard let service else { return "\(name): not registered" }
+            return "\(name): \(service.scope) in \(["app", "request", "inner"][service.level]) taking "
+                + "(\(service.edges.map(\.description).joined(separator: ", ")))"
+        }.joined(separator: "\n")
+    }
+
+    /// The app container, its child tagged `request` and that one's child, with the graph registered.
+    func make() throws -> [Container] {
+        let app = Container(name: "app")
+        let request = app.child(name: "request", tags: ["request"])
+        let containers = [app, request, request.child(name: "inner")]
+        for (index, service) in services.enumerated() {
+            guard let service else { continue }
+            let container = containers[service.level]
+            let scope: Scope = switch service.scope {
+            case "singleton": .singleton
+            case "request": .matching("request")
+            case "scoped": .scoped
+            case "cached": .cached
+            case "weak": .weak
+            default: .transient
+            }
+            switch index {
+            case 0..<4: try Self.register(Self.nodeTypes[index], service.edges, scope: scope, in: container)
+            case 4: try Self.register(key: (any Part).self, name: "x", service.edges, scope: scope, in: container) {
+                Node<PX>($0)
+            }
+            default: try Self.register(key: (any Part).self, name: "y", service.edges, scope: scope, in: container) {
+                Node<PY>($0)
+            }
+            }
+        }
+        return containers
+    }
+
+    private static func register<T: Part>(_: T.Type, _ edges: [Edge], scope: Scope, in container: Container) throws {
+        try register(key: T.self, name: nil, edges, scope: scope, in: container) { T($0) }
+    }
+
+    private static func register<Key: Sendable>(
+        key: Key.Type, name: String?, _ edges: [Edge], scope: Scope, in container: Container,
+        make: @escaping @Sendable ([@Sendable () throws -> [any Part]]) -> Key
+    ) throws {
+        switch edges.count {
+        case 0:
+            try container.autoregister(Key.self, name: name, scope: scope) { make([]) }
+        case 1:
+            try edges[0].visit(One(container: container, name: name, scope: scope, make: make))
+        default:
+            try edges[0].visit(
+                FirstOfTwo(container: container, name: name, scope: scope, second: edges[1], make: make)
+            )
+        }
+    }
+
+    struct One<Key: Sendable>: ParameterVisitor {
+        let container: Container, name: String?, scope: Scope
+        let make: @Sendable ([@Sendable () throws -> [any Part]]) -> Key
+
+        func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
+            let make = make
+            try container.autoregister(Key.self, name: name, scope: scope) { (value: Value) in
+                make([{ try parameter.use(value) }])
+            }
+        }
+    }
+
+    struct FirstOfTwo<Key: Sendable>: ParameterVisitor {
+        let container: Container, name: String?, scope: Scope, second: Edge
+        let make: @Sendable ([@Sendable () throws -> [any Part]]) -> Key
+
+        func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
+            try second.visit(Two(container: container, name: name, scope: scope, first: parameter, make: make))
+        }
+    }
+
+    struct Two<Key: Sendable, First: Sendable>: ParameterVisitor {
+        let container: Container, name: String?, scope: Scope, first: Parameter<First>
+        let make: @Sendable ([@Sendable () throws -> [any Part]]) -> Key
+
+        func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
+            let (make, first) = (make, first)
+            try container.autoregister(Key.self, name: name, scope: scope) { (one: First, two: Value) in
+                make([{ try first.use(one) }, { try parameter.use(two) }])
+            }
+        }
+    }
+
+    /// What fails when every service is resolved from every container that sees it (a request service from the
+    /// request container only), and then used: its relationships read, called or iterated, and what they give
+    /// used in turn (to a few levels, since a `Provider` of a transient in a loop gives new instances forever).
+    func failures(in containers: [Container]) -> [String] {
+        var failures: [String] = []
+        for (level, container) in containers.enumerated() {
+            let label = container.name
+            for (index, service) in services.enumerated() {
+                // A `.matching("request")` service is asked of the request container only: asking the app for it
+                // is the caller's mistake, which no graph can show (the app's services that need one are checked).
+                guard let service, service.level <= level, level > 0 || service.scope != "request" else { continue }
+                let name = index < 4 ? "N\(index)" : (index == 4 ? "x" : "y")
+                do {
+                    let part: any Part = switch index {
+                    case 0..<4: try Self.resolve(Self.nodeTypes[index], from: container)
+                    default: try container.resolve((any Part).self, name: name)
+                    }
+                    var seen = Set<ObjectIdentifier>()
+                    try Self.use(part, depth: 0, seen: &seen)
+                } catch {
+                    failures.append("\(name) from \(label): \("\(error)".prefix(400))")
+                }
+            }
+        }
+        return failures
+    }
+
+    private static func resolve<T: Part>(_: T.Type, from container: Container) throws -> any Part {
+        try container.resolve(T.self)
+    }
+
+    private static func use(_ part: any Part, depth: Int, seen: inout Set<ObjectIdentifier>) throws {
+        guard depth < 8, seen.insert(ObjectIdentifier(part)).inserted else { return }
+        for use in part.uses {
+            for next in try use() { try Self.use(next, depth: depth + 1, seen: &seen) }
+        }
+    }
+}
