@@ -6,7 +6,8 @@ import Foundation
 import Testing
 
 /// Random graphs of every synchronous relationship kind (plain, `Lazy`, `Provider`, `Optional`, `All`, and a
-/// relationship to a relationship), six lifetimes and three levels of containers, checked against the container:
+/// relationship to a relationship), seven lifetimes (two tags), aliases and three levels of containers, checked
+/// against the container:
 /// `validate()` reports an error exactly when some service, resolved from some container and then used — its
 /// `Lazy` read, its `Provider` called, its collection read, and so on down — fails. A disagreement prints the
 /// graph, what failed and the findings, with its seed: `DI_FUZZ_SEED=S` replays it (in every round).
@@ -110,26 +111,33 @@ struct RandomGraph: CustomStringConvertible {
 
     /// One registration: where, with which lifetime, taking which parameters.
     struct Service {
-        /// 0: app, 1: request (tagged `request`), 2: inner (a child of request, untagged).
+        /// 0: app, 1: request (tagged `request`), 2: inner (a child of request, tagged `session` or not).
         var level: Int
         var scope: String
         var edges: [Edge]
+        /// Whether it is also registered as `any Part` under the name `alias`, which an `All<any Part>` collects.
+        var aliased: Bool
     }
 
     static let nodeTypes: [any Part.Type] = [Node<N0>.self, Node<N1>.self, Node<N2>.self, Node<N3>.self]
 
     /// `N0`…`N3` (`nil`: not registered), then the plugins `x` and `y`.
     var services: [Service?]
+    /// Whether the inner container is tagged `session`.
+    var innerIsSession: Bool
 
     init(using random: inout SplitMix64) {
         services = (0..<6).map { index in
             if index < 4, Int.random(in: 0..<8, using: &random) == 0 { return nil }
             return Service(
                 level: [0, 0, 0, 0, 1, 2].randomElement(using: &random)!,
-                scope: ["transient", "singleton", "request", "scoped", "cached", "weak"].randomElement(using: &random)!,
-                edges: (0..<Int.random(in: 0...2, using: &random)).map { _ in Edge.random(using: &random) }
+                scope: ["transient", "singleton", "request", "session", "scoped", "cached", "weak"]
+                    .randomElement(using: &random)!,
+                edges: (0..<Int.random(in: 0...2, using: &random)).map { _ in Edge.random(using: &random) },
+                aliased: index < 4 && Int.random(in: 0..<4, using: &random) == 0
             )
         }
+        innerIsSession = Bool.random(using: &random)
     }
 
     var description: String {
@@ -138,27 +146,33 @@ struct RandomGraph: CustomStringConvertible {
             guard let service else { return "\(name): not registered" }
             return "\(name): \(service.scope) in \(["app", "request", "inner"][service.level]) taking "
                 + "(\(service.edges.map(\.description).joined(separator: ", ")))"
-        }.joined(separator: "\n")
+                + (service.aliased ? ", also as any Part \"alias\(index)\"" : "")
+        }.joined(separator: "\n") + "\ninner is tagged session: \(innerIsSession)"
     }
 
     /// The app container, its child tagged `request` and that one's child, with the graph registered.
     func make() throws -> [Container] {
         let app = Container(name: "app")
         let request = app.child(name: "request", tags: ["request"])
-        let containers = [app, request, request.child(name: "inner")]
+        let containers = [app, request, request.child(name: "inner", tags: innerIsSession ? ["session"] : [])]
         for (index, service) in services.enumerated() {
             guard let service else { continue }
             let container = containers[service.level]
             let scope: Scope = switch service.scope {
             case "singleton": .singleton
             case "request": .matching("request")
+            case "session": .matching("session")
             case "scoped": .scoped
             case "cached": .cached
             case "weak": .weak
             default: .transient
             }
             switch index {
-            case 0..<4: try Self.register(Self.nodeTypes[index], service.edges, scope: scope, in: container)
+            case 0..<4:
+                try Self.register(
+                    Self.nodeTypes[index], service.edges, scope: scope, alias: service.aliased ? "alias\(index)" : nil,
+                    in: container
+                )
             case 4: try Self.register(key: (any Part).self, name: "x", service.edges, scope: scope, in: container) {
                 Node<PX>($0)
             }
@@ -170,56 +184,67 @@ struct RandomGraph: CustomStringConvertible {
         return containers
     }
 
-    private static func register<T: Part>(_: T.Type, _ edges: [Edge], scope: Scope, in container: Container) throws {
-        try register(key: T.self, name: nil, edges, scope: scope, in: container) { T($0) }
+    /// Registers `T`, and, under the name `alias`, as `any Part` too (which an `All<any Part>` collects).
+    private static func register<T: Part>(
+        _: T.Type, _ edges: [Edge], scope: Scope, alias: String?, in container: Container
+    ) throws {
+        try register(key: T.self, name: nil, edges, scope: scope, alias: alias, in: container) { T($0) }
     }
 
     private static func register<Key: Sendable>(
-        key: Key.Type, name: String?, _ edges: [Edge], scope: Scope, in container: Container,
+        key: Key.Type, name: String?, _ edges: [Edge], scope: Scope, alias: String? = nil, in container: Container,
         make: @escaping @Sendable ([@Sendable () throws -> [any Part]]) -> Key
     ) throws {
+        let place = Place(container: container, name: name, scope: scope, alias: alias)
         switch edges.count {
         case 0:
-            try container.autoregister(Key.self, name: name, scope: scope) { make([]) }
+            try place.alias(try container.autoregister(Key.self, name: name, scope: scope) { make([]) })
         case 1:
-            try edges[0].visit(One(container: container, name: name, scope: scope, make: make))
+            try edges[0].visit(One(place: place, make: make))
         default:
-            try edges[0].visit(
-                FirstOfTwo(container: container, name: name, scope: scope, second: edges[1], make: make)
-            )
+            try edges[0].visit(FirstOfTwo(place: place, second: edges[1], make: make))
+        }
+    }
+
+    /// Where and how a registration is made.
+    struct Place {
+        let container: Container, name: String?, scope: Scope, alias: String?
+
+        func alias<Key>(_ handle: RegistrationHandle<Key>) throws {
+            if let alias { try handle.implements((any Part).self, name: alias) }
         }
     }
 
     struct One<Key: Sendable>: ParameterVisitor {
-        let container: Container, name: String?, scope: Scope
+        let place: Place
         let make: @Sendable ([@Sendable () throws -> [any Part]]) -> Key
 
         func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
             let make = make
-            try container.autoregister(Key.self, name: name, scope: scope) { (value: Value) in
-                make([{ try parameter.use(value) }])
-            }
+            try place.alias(place.container.autoregister(Key.self, name: place.name, scope: place.scope) {
+                (value: Value) in make([{ try parameter.use(value) }])
+            })
         }
     }
 
     struct FirstOfTwo<Key: Sendable>: ParameterVisitor {
-        let container: Container, name: String?, scope: Scope, second: Edge
+        let place: Place, second: Edge
         let make: @Sendable ([@Sendable () throws -> [any Part]]) -> Key
 
         func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
-            try second.visit(Two(container: container, name: name, scope: scope, first: parameter, make: make))
+            try second.visit(Two(place: place, first: parameter, make: make))
         }
     }
 
     struct Two<Key: Sendable, First: Sendable>: ParameterVisitor {
-        let container: Container, name: String?, scope: Scope, first: Parameter<First>
+        let place: Place, first: Parameter<First>
         let make: @Sendable ([@Sendable () throws -> [any Part]]) -> Key
 
         func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
             let (make, first) = (make, first)
-            try container.autoregister(Key.self, name: name, scope: scope) { (one: First, two: Value) in
-                make([{ try first.use(one) }, { try parameter.use(two) }])
-            }
+            try place.alias(place.container.autoregister(Key.self, name: place.name, scope: place.scope) {
+                (one: First, two: Value) in make([{ try first.use(one) }, { try parameter.use(two) }])
+            })
         }
     }
 
@@ -231,23 +256,37 @@ struct RandomGraph: CustomStringConvertible {
         for (level, container) in containers.enumerated() {
             let label = container.name
             for (index, service) in services.enumerated() {
-                // A `.matching("request")` service is asked of the request container only: asking the app for it
-                // is the caller's mistake, which no graph can show (the app's services that need one are checked).
-                guard let service, service.level <= level, level > 0 || service.scope != "request" else { continue }
+                // A `.matching(tag)` service is asked only of a container with its tag on the path: asking another
+                // for it is the caller's mistake, which no graph can show (the services that need one are checked).
+                guard let service, service.level <= level, hasItsTag(service.scope, from: level) else { continue }
                 let name = index < 4 ? "N\(index)" : (index == 4 ? "x" : "y")
-                do {
-                    let part: any Part = switch index {
-                    case 0..<4: try Self.resolve(Self.nodeTypes[index], from: container)
-                    default: try container.resolve((any Part).self, name: name)
+                var asks: [(String, () throws -> any Part)] = [(name, {
+                    index < 4 ? try Self.resolve(Self.nodeTypes[index], from: container)
+                        : try container.resolve((any Part).self, name: name)
+                })]
+                if service.aliased {
+                    asks.append(("alias\(index)", { try container.resolve((any Part).self, name: "alias\(index)") }))
+                }
+                for (asked, resolve) in asks {
+                    do {
+                        var seen = Set<ObjectIdentifier>()
+                        try Self.use(resolve(), depth: 0, seen: &seen)
+                    } catch {
+                        failures.append("\(asked) from \(label): \("\(error)".prefix(400))")
                     }
-                    var seen = Set<ObjectIdentifier>()
-                    try Self.use(part, depth: 0, seen: &seen)
-                } catch {
-                    failures.append("\(name) from \(label): \("\(error)".prefix(400))")
                 }
             }
         }
         return failures
+    }
+
+    /// Whether a service of lifetime `scope` has a container of its tag on the path from container `level`.
+    private func hasItsTag(_ scope: String, from level: Int) -> Bool {
+        switch scope {
+        case "request": level >= 1
+        case "session": level == 2 && innerIsSession
+        default: true
+        }
     }
 
     private static func resolve<T: Part>(_: T.Type, from container: Container) throws -> any Part {
