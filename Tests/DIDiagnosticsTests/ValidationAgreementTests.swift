@@ -7,10 +7,10 @@ import Testing
 
 /// Random graphs of every synchronous relationship kind (plain, `Lazy`, `Provider`, `Optional`, `All`, and a
 /// relationship to a relationship), seven lifetimes (two tags), aliases and three levels of containers, checked
-/// against the container:
-/// `validate()` reports an error exactly when some service, resolved from some container and then used — its
-/// `Lazy` read, its `Provider` called, its collection read, and so on down — fails. A disagreement prints the
-/// graph, what failed and the findings, with its seed: `DI_FUZZ_SEED=S` replays it (in every round).
+/// against the container: `validate()` reports an error exactly when some service, resolved from some container
+/// and then used — its `Lazy` read, its `Provider` called, its collection read, and so on down — fails. A
+/// disagreement prints the graph, what failed and the findings, with its seed: `DI_FUZZ_SEED=S` replays it (in
+/// every round).
 @Suite(.timeLimit(.minutes(1))) struct ValidationAgreementTests {
     @Test(arguments: 0..<200)
     func validateReportsAnErrorExactlyWhenResolvingAndUsingFails(round: Int) throws {
