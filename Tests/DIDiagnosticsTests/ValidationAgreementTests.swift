@@ -6,11 +6,11 @@ import Foundation
 import Testing
 
 /// Random graphs of every synchronous relationship kind (plain, `Lazy`, `Provider`, `Optional`, `All`, and a
-/// relationship to a relationship), seven lifetimes (two tags), aliases and three levels of containers, checked
-/// against the container: `validate()` reports an error exactly when some service, resolved from some container
-/// and then used — its `Lazy` read, its `Provider` called, its collection read, and so on down — fails. A
-/// disagreement prints the graph, what failed and the findings, with its seed: `DI_FUZZ_SEED=S` replays it (in
-/// every round).
+/// relationship to a relationship), seven lifetimes (two tags), aliases, overrides in child containers and three
+/// levels of containers, checked against the container: `validate()` reports an error exactly when some service,
+/// resolved from some container and then used — its `Lazy` read, its `Provider` called, its collection read, and
+/// so on down — fails. A disagreement prints the graph, what failed and the findings, with its seed:
+/// `DI_FUZZ_SEED=S` replays it (in every round).
 @Suite(.timeLimit(.minutes(1))) struct ValidationAgreementTests {
     @Test(arguments: 0..<200)
     func validateReportsAnErrorExactlyWhenResolvingAndUsingFails(round: Int) throws {
@@ -123,30 +123,45 @@ struct RandomGraph: CustomStringConvertible {
 
     /// `N0`…`N3` (`nil`: not registered), then the plugins `x` and `y`.
     var services: [Service?]
+    /// For each, a registration of the same key in a container below, which overrides it there (`nil`: none).
+    var overrides: [Service?]
     /// Whether the inner container is tagged `session`.
     var innerIsSession: Bool
 
     init(using random: inout SplitMix64) {
-        services = (0..<6).map { index in
-            if index < 4, Int.random(in: 0..<8, using: &random) == 0 { return nil }
-            return Service(
-                level: [0, 0, 0, 0, 1, 2].randomElement(using: &random)!,
+        func service(at level: Int, aliased: Bool) -> Service {
+            Service(
+                level: level,
                 scope: ["transient", "singleton", "request", "session", "scoped", "cached", "weak"]
                     .randomElement(using: &random)!,
                 edges: (0..<Int.random(in: 0...2, using: &random)).map { _ in Edge.random(using: &random) },
+                aliased: aliased
+            )
+        }
+        services = (0..<6).map { index in
+            if index < 4, Int.random(in: 0..<8, using: &random) == 0 { return nil }
+            return service(
+                at: [0, 0, 0, 0, 1, 2].randomElement(using: &random)!,
                 aliased: index < 4 && Int.random(in: 0..<4, using: &random) == 0
             )
+        }
+        overrides = services.map { primary in
+            guard let primary, primary.level < 2, Int.random(in: 0..<4, using: &random) == 0 else { return nil }
+            return service(at: Int.random(in: (primary.level + 1)...2, using: &random), aliased: false)
         }
         innerIsSession = Bool.random(using: &random)
     }
 
     var description: String {
-        services.enumerated().map { index, service in
-            let name = index < 4 ? "N\(index)" : (index == 4 ? "any Part \"x\"" : "any Part \"y\"")
-            guard let service else { return "\(name): not registered" }
-            return "\(name): \(service.scope) in \(["app", "request", "inner"][service.level]) taking "
+        func line(_ name: String, _ service: Service) -> String {
+            "\(name): \(service.scope) in \(["app", "request", "inner"][service.level]) taking "
                 + "(\(service.edges.map(\.description).joined(separator: ", ")))"
-                + (service.aliased ? ", also as any Part \"alias\(index)\"" : "")
+        }
+        return services.indices.map { index in
+            let name = index < 4 ? "N\(index)" : (index == 4 ? "any Part \"x\"" : "any Part \"y\"")
+            guard let service = services[index] else { return "\(name): not registered" }
+            return line(name, service) + (service.aliased ? ", also as any Part \"alias\(index)\"" : "")
+                + (overrides[index].map { "\n" + line(name, $0) } ?? "")
         }.joined(separator: "\n") + "\ninner is tagged session: \(innerIsSession)"
     }
 
@@ -155,7 +170,7 @@ struct RandomGraph: CustomStringConvertible {
         let app = Container(name: "app")
         let request = app.child(name: "request", tags: ["request"])
         let containers = [app, request, request.child(name: "inner", tags: innerIsSession ? ["session"] : [])]
-        for (index, service) in services.enumerated() {
+        for (index, service) in zip(Array(services.indices) + services.indices, services + overrides) {
             guard let service else { continue }
             let container = containers[service.level]
             let scope: Scope = switch service.scope {
@@ -255,16 +270,21 @@ struct RandomGraph: CustomStringConvertible {
         var failures: [String] = []
         for (level, container) in containers.enumerated() {
             let label = container.name
-            for (index, service) in services.enumerated() {
-                // A `.matching(tag)` service is asked only of a container with its tag on the path: asking another
-                // for it is the caller's mistake, which no graph can show (the services that need one are checked).
-                guard let service, service.level <= level, hasItsTag(service.scope, from: level) else { continue }
+            for (index, primary) in services.enumerated() {
                 let name = index < 4 ? "N\(index)" : (index == 4 ? "x" : "y")
-                var asks: [(String, () throws -> any Part)] = [(name, {
-                    index < 4 ? try Self.resolve(Self.nodeTypes[index], from: container)
-                        : try container.resolve((any Part).self, name: name)
-                })]
-                if service.aliased {
+                var asks: [(String, () throws -> any Part)] = []
+                // The registration this container sees: the override, when it is at or above this container. A
+                // `.matching(tag)` service is asked only of a container with its tag on the path: asking another for
+                // it is the caller's mistake, which no graph can show (the services that need one are checked).
+                let seen = overrides[index].flatMap { $0.level <= level ? $0 : nil } ?? primary
+                if let service = seen, service.level <= level, hasItsTag(service.scope, from: level) {
+                    asks.append((name, {
+                        index < 4 ? try Self.resolve(Self.nodeTypes[index], from: container)
+                            : try container.resolve((any Part).self, name: name)
+                    }))
+                }
+                // The alias resolves the primary registration, looked up where the alias is registered.
+                if let primary, primary.aliased, primary.level <= level, hasItsTag(primary.scope, from: level) {
                     asks.append(("alias\(index)", { try container.resolve((any Part).self, name: "alias\(index)") }))
                 }
                 for (asked, resolve) in asks {
