@@ -18,7 +18,12 @@ struct DependencyRef: Sendable {
 
     var display: String { label.text }
 
-    init(_ dependency: Dependency) {
+    /// A dependency a factory was seen asking for: an optional or a relationship (see `EdgeRecorder`).
+    init(observed dependency: Dependency) {
+        self.init(dependency, observed: true)
+    }
+
+    init(_ dependency: Dependency, observed: Bool = false) {
         key = RegistrationKey(
             type: ObjectIdentifier(dependency.type), name: dependency.name,
             arguments: dependency.arguments.map(ObjectIdentifier.init)
@@ -31,7 +36,7 @@ struct DependencyRef: Sendable {
         } else {
             wrapped = nil
         }
-        observed = false
+        self.observed = observed
         kind = dependency.kind
         arguments = dependency.arguments
         collects = dependency.collects

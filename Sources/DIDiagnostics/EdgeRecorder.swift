@@ -16,8 +16,32 @@ final class EdgeRecorder: ResolutionTap {
                 state.built.insert(ObjectIdentifier(target))
             }
             if let parent = event.parent {
-                state.add(DependencyRef(observed: event.registration), to: ObjectIdentifier(parent.registration))
+                let dependent = ObjectIdentifier(parent.registration)
+                // The target of an optional the same build asked for is recorded as that optional.
+                guard !state.optionals.contains(OptionalEdge(dependent, event.registration.key)) else { return }
+                state.add(DependencyRef(observed: event.registration), to: dependent)
             }
+        }
+    }
+
+    /// A relationship is recorded with its kind and target, as `autoregister` records a parameter of its type; an
+    /// `Optional<T>` as itself, which the analysis finds absent where `T` is not registered, as the resolve does
+    /// (its target's own resolve, which follows, is not recorded again).
+    func recordImplicit(
+        _ type: Any.Type, name: String?, by parent: (registration: Registration, container: Container),
+        asked: Container
+    ) {
+        guard containers.contains(ObjectIdentifier(asked)) else { return }
+        let parameter = Dependency.parameter(type)
+        var dependency = Dependency(parameter.type, name: name, kind: parameter.kind, arguments: parameter.arguments)
+        dependency.collects = parameter.collects
+        let dependent = ObjectIdentifier(parent.registration)
+        state.withLock { state in
+            if let optional = type as? any OptionalMarker.Type {
+                let wrapped = RegistrationKey(type: ObjectIdentifier(optional.wrappedType), name: name)
+                state.optionals.insert(OptionalEdge(dependent, wrapped))
+            }
+            state.add(DependencyRef(observed: dependency), to: dependent)
         }
     }
 

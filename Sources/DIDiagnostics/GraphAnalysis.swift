@@ -204,6 +204,9 @@ struct GraphAnalysis {
                 collected.insert(ObjectIdentifier(dependency.type))
             }
         }
+        for refs in observed.dependencies.values {
+            for ref in refs where ref.collects { collected.insert(ObjectIdentifier(ref.type)) }
+        }
         var members: [ObjectIdentifier: [String?]] = [:]
         for provider in firstProvider {
             let key = registrations[provider].key
@@ -243,9 +246,19 @@ struct GraphAnalysis {
             }
             if hasObserved {
                 let declared = dependencyStart[index]
-                for ref in observed.dependencies[id] ?? []
-                where !dependencyList[declared...].contains(where: { $0.key == ref.key }) {
-                    append(ref)
+                for observed in observed.dependencies[id] ?? [] {
+                    // A collection seen asked for (an `All<T>` a factory resolved) stands for its members, as a
+                    // declared one does.
+                    let refs = observed.collects
+                        ? (members[ObjectIdentifier(observed.type)] ?? [nil]).map { member in
+                            var collected = Dependency(observed.type, name: member, kind: observed.kind)
+                            collected.collects = true
+                            return DependencyRef(observed: collected)
+                        }
+                        : [observed]
+                    for ref in refs where !dependencyList[declared...].contains(where: { $0.key == ref.key }) {
+                        append(ref)
+                    }
                 }
             }
             dependencyStart.append(dependencyList.count)

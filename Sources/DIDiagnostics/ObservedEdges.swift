@@ -10,6 +10,9 @@ struct ObservedEdges: Sendable {
     /// The type of the instance each registration built, when it was built (the implementation behind a
     /// protocol).
     var implementations: [ObjectIdentifier: Any.Type] = [:]
+    /// The optionals a factory asked for (`T?`), as the dependent's registration and `T`'s key: `T`'s own resolve,
+    /// which follows, is part of the optional's.
+    var optionals: Set<OptionalEdge> = []
     /// Which services building in copies tried: none (no instantiation), the synchronous ones
     /// (`validate(instantiating: true)`) or all (`validateAsync()`).
     var tried = Tried.none
@@ -22,5 +25,16 @@ struct ObservedEdges: Sendable {
         var list = dependencies[registration] ?? []
         if !list.contains(where: { $0.key == dependency.key }) { list.append(dependency) }
         dependencies[registration] = list
+    }
+}
+
+/// A factory's request for `T?`: the registration whose factory asked, and `T`'s key.
+struct OptionalEdge: Hashable, Sendable {
+    let dependent: ObjectIdentifier
+    let key: RegistrationKey
+
+    init(_ dependent: ObjectIdentifier, _ key: RegistrationKey) {
+        self.dependent = dependent
+        self.key = key
     }
 }

@@ -26,6 +26,23 @@ import Testing
             "round \(round) seed \(seed)\n\(graph)\nfailures:\n\(failures.joined(separator: "\n"))\n\(report)"
         )
     }
+
+    /// The same with some services registered by closures that resolve their parameters, whose edges only a build
+    /// shows: checked against `validate(instantiating: true)`.
+    @Test(arguments: 0..<200)
+    func validateInstantiatingReportsAnErrorExactlyWhenResolvingAndUsingFails(round: Int) throws {
+        let seed = ProcessInfo.processInfo.environment["DI_FUZZ_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 1...UInt64.max)
+        var random = SplitMix64(state: seed)
+        let graph = RandomGraph(withClosures: true, using: &random)
+        let containers = try graph.make()
+        let failures = graph.failures(in: containers)
+        let report = containers[0].validate(instantiating: true)
+        #expect(
+            report.hasErrors == !failures.isEmpty,
+            "round \(round) seed \(seed)\n\(graph)\nfailures:\n\(failures.joined(separator: "\n"))\n\(report)"
+        )
+    }
 }
 
 /// A service of the random graphs: it keeps how to use each of its parameters.
@@ -117,6 +134,9 @@ struct RandomGraph: CustomStringConvertible {
         var edges: [Edge]
         /// Whether it is also registered as `any Part` under the name `alias`, which an `All<any Part>` collects.
         var aliased: Bool
+        /// Whether it is registered with a closure that resolves its parameters (its edges unknown until it runs)
+        /// rather than with `autoregister`.
+        var opaque = false
     }
 
     static let nodeTypes: [any Part.Type] = [Node<N0>.self, Node<N1>.self, Node<N2>.self, Node<N3>.self]
@@ -127,15 +147,19 @@ struct RandomGraph: CustomStringConvertible {
     var overrides: [Service?]
     /// Whether the inner container is tagged `session`.
     var innerIsSession: Bool
+    /// Whether some registrations are closures (see `Service.opaque`), for `validate(instantiating: true)`.
+    let withClosures: Bool
 
-    init(using random: inout SplitMix64) {
+    init(withClosures: Bool = false, using random: inout SplitMix64) {
+        self.withClosures = withClosures
         func service(at level: Int, aliased: Bool) -> Service {
             Service(
                 level: level,
                 scope: ["transient", "singleton", "request", "session", "scoped", "cached", "weak"]
                     .randomElement(using: &random)!,
                 edges: (0..<Int.random(in: 0...2, using: &random)).map { _ in Edge.random(using: &random) },
-                aliased: aliased
+                aliased: aliased,
+                opaque: withClosures && Bool.random(using: &random)
             )
         }
         services = (0..<6).map { index in
@@ -156,6 +180,7 @@ struct RandomGraph: CustomStringConvertible {
         func line(_ name: String, _ service: Service) -> String {
             "\(name): \(service.scope) in \(["app", "request", "inner"][service.level]) taking "
                 + "(\(service.edges.map(\.description).joined(separator: ", ")))"
+                + (service.opaque ? " by a closure" : "")
         }
         return services.indices.map { index in
             let name = index < 4 ? "N\(index)" : (index == 4 ? "any Part \"x\"" : "any Part \"y\"")
@@ -186,14 +211,16 @@ struct RandomGraph: CustomStringConvertible {
             case 0..<4:
                 try Self.register(
                     Self.nodeTypes[index], service.edges, scope: scope, alias: service.aliased ? "alias\(index)" : nil,
-                    in: container
+                    opaque: service.opaque, in: container
                 )
-            case 4: try Self.register(key: (any Part).self, name: "x", service.edges, scope: scope, in: container) {
-                Node<PX>($0)
-            }
-            default: try Self.register(key: (any Part).self, name: "y", service.edges, scope: scope, in: container) {
-                Node<PY>($0)
-            }
+            case 4:
+                try Self.register(
+                    key: (any Part).self, name: "x", service.edges, scope: scope, opaque: service.opaque, in: container
+                ) { Node<PX>($0) }
+            default:
+                try Self.register(
+                    key: (any Part).self, name: "y", service.edges, scope: scope, opaque: service.opaque, in: container
+                ) { Node<PY>($0) }
             }
         }
         return containers
@@ -201,19 +228,21 @@ struct RandomGraph: CustomStringConvertible {
 
     /// Registers `T`, and, under the name `alias`, as `any Part` too (which an `All<any Part>` collects).
     private static func register<T: Part>(
-        _: T.Type, _ edges: [Edge], scope: Scope, alias: String?, in container: Container
+        _: T.Type, _ edges: [Edge], scope: Scope, alias: String?, opaque: Bool, in container: Container
     ) throws {
-        try register(key: T.self, name: nil, edges, scope: scope, alias: alias, in: container) { T($0) }
+        try register(key: T.self, name: nil, edges, scope: scope, alias: alias, opaque: opaque, in: container) {
+            T($0)
+        }
     }
 
     private static func register<Key: Sendable>(
-        key: Key.Type, name: String?, _ edges: [Edge], scope: Scope, alias: String? = nil, in container: Container,
-        make: @escaping @Sendable ([@Sendable () throws -> [any Part]]) -> Key
+        key: Key.Type, name: String?, _ edges: [Edge], scope: Scope, alias: String? = nil, opaque: Bool,
+        in container: Container, make: @escaping @Sendable ([@Sendable () throws -> [any Part]]) -> Key
     ) throws {
-        let place = Place(container: container, name: name, scope: scope, alias: alias)
+        let place = Place(container: container, name: name, scope: scope, alias: alias, opaque: opaque)
         switch edges.count {
         case 0:
-            try place.alias(try container.autoregister(Key.self, name: name, scope: scope) { make([]) })
+            try place.register { make([]) }
         case 1:
             try edges[0].visit(One(place: place, make: make))
         default:
@@ -223,9 +252,37 @@ struct RandomGraph: CustomStringConvertible {
 
     /// Where and how a registration is made.
     struct Place {
-        let container: Container, name: String?, scope: Scope, alias: String?
+        let container: Container, name: String?, scope: Scope, alias: String?, opaque: Bool
 
-        func alias<Key>(_ handle: RegistrationHandle<Key>) throws {
+        /// Registers `Key`, built by `make` with no parameters.
+        func register<Key: Sendable>(_ make: @escaping @Sendable () -> Key) throws {
+            try alias(opaque
+                ? container.register(Key.self, name: name, scope: scope) { _ in make() }
+                : container.autoregister(Key.self, name: name, scope: scope) { make() })
+        }
+
+        /// Registers `Key`, built by `make` from a parameter: with `autoregister` (its type declared), or, when
+        /// opaque, with a closure that resolves it.
+        func register<Key: Sendable, Value: Sendable>(_ make: @escaping @Sendable (Value) -> Key) throws {
+            try alias(opaque
+                ? container.register(Key.self, name: name, scope: scope) { make(try $0.resolve(Value.self)) }
+                : container.autoregister(Key.self, name: name, scope: scope) { (value: Value) in make(value) })
+        }
+
+        /// The same with two parameters.
+        func register<Key: Sendable, First: Sendable, Second: Sendable>(
+            _ make: @escaping @Sendable (First, Second) -> Key
+        ) throws {
+            try alias(opaque
+                ? container.register(Key.self, name: name, scope: scope) {
+                    make(try $0.resolve(First.self), try $0.resolve(Second.self))
+                }
+                : container.autoregister(Key.self, name: name, scope: scope) { (one: First, two: Second) in
+                    make(one, two)
+                })
+        }
+
+        private func alias<Key>(_ handle: RegistrationHandle<Key>) throws {
             if let alias { try handle.implements((any Part).self, name: alias) }
         }
     }
@@ -236,9 +293,7 @@ struct RandomGraph: CustomStringConvertible {
 
         func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
             let make = make
-            try place.alias(place.container.autoregister(Key.self, name: place.name, scope: place.scope) {
-                (value: Value) in make([{ try parameter.use(value) }])
-            })
+            try place.register { (value: Value) in make([{ try parameter.use(value) }]) }
         }
     }
 
@@ -257,9 +312,9 @@ struct RandomGraph: CustomStringConvertible {
 
         func visit<Value: Sendable>(_ parameter: Parameter<Value>) throws {
             let (make, first) = (make, first)
-            try place.alias(place.container.autoregister(Key.self, name: place.name, scope: place.scope) {
-                (one: First, two: Value) in make([{ try first.use(one) }, { try parameter.use(two) }])
-            })
+            try place.register { (one: First, two: Value) in
+                make([{ try first.use(one) }, { try parameter.use(two) }])
+            }
         }
     }
 

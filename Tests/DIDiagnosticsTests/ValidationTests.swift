@@ -918,4 +918,32 @@ import Testing
         _ = try tagged.resolve(Page.self)
         #expect(app.validate().findings.filter { $0.id == .matching }.map(\.service) == ["Visit"])
     }
+
+    /// What a closure factory asks for is seen by building it (`validate(instantiating: true)`) the way the
+    /// parameters of `autoregister` are declared: an optional is absent where its target is not registered, not
+    /// missing (a false error, which stops a start-up that validates), and a relationship is an edge of its kind to
+    /// its target (a `Lazy` of a request service kept by a singleton was not seen at all).
+    @Test func aClosureFactorysOptionalsAndRelationshipsAreSeenAsDeclaredOnes() throws {
+        final class Visit: Sendable {}
+        final class Tracker: Sendable { init(visit: Visit?) {} }
+        final class Keeper: Sendable { init(visit: Lazy<Visit>) {} }
+        let app = Container(name: "app")
+        let request = app.child(name: "request", tags: ["request"])
+        try request.register(Visit.self) { _ in Visit() }
+        // Asked from app, Visit? is nil: nothing to report.
+        try app.register(Tracker.self, scope: .scoped) { resolver in Tracker(visit: try resolver.resolve(Visit?.self)) }
+        _ = try app.resolve(Tracker.self)
+        _ = try request.resolve(Tracker.self)
+        #expect(!app.validate(instantiating: true).hasErrors, "\(app.validate(instantiating: true))")
+        // A singleton's Lazy of a request service fails when read: reported, as for autoregister.
+        try app.register(Visit.self, name: "current", scope: .matching("request")) { _ in Visit() }
+        try app.register(Keeper.self, scope: .singleton) { resolver in
+            Keeper(visit: try resolver.resolve(Lazy<Visit>.self, name: "current"))
+        }
+        let keeper = try request.resolve(Keeper.self)
+        _ = keeper
+        let matching = app.validate(instantiating: true).findings.filter { $0.id == .matching }
+        #expect(matching.map(\.service) == ["Visit \"current\""], "\(matching)")
+        #expect(matching.first?.path.first?.description == "Keeper")
+    }
 }

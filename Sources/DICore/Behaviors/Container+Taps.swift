@@ -36,4 +36,11 @@ extension Container {
         )
         for tap in ResolutionTaps.all { tap.record(event) }
     }
+
+    /// Tells every tap that the build running now asks this tapped container for `type` under `name`, which it
+    /// makes without a registration (see `ResolutionTap.recordImplicit`).
+    func reportImplicit(_ type: Any.Type, name: String?) {
+        guard let parent = ResolutionStack.current.asker else { return }
+        for tap in ResolutionTaps.all { tap.recordImplicit(type, name: name, by: parent, asked: self) }
+    }
 }

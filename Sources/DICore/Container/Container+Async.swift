@@ -64,6 +64,7 @@ extension Container {
         if isClosed { throw closedError(type, name: name) }
         guard let (registration, owner) = lookup(key) else {
             if let implicit = type as? any ImplicitService.Type {
+                if ResolutionTaps.anyInstalled, registry.isTapped { reportImplicit(type, name: name) }
                 return try implicit.resolveImplicitly(from: self, name: name) as! Service
             }
             throw missing(key, type)

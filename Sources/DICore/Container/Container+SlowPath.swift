@@ -29,6 +29,7 @@ extension Container {
         // One conformance check for `Optional<T>` and the relationship types (each check costs a cache lookup
         // in the runtime).
         if let implicit = type as? any ImplicitService.Type {
+            if ResolutionTaps.anyInstalled, registry.isTapped { reportImplicit(type, name: key.name) }
             return try implicit.resolveImplicitly(from: self, name: key.name) as! Service
         }
         throw missing(key, type)

@@ -91,8 +91,9 @@ extension Container {
 }
 
 extension Dependency {
-    /// The edge for an `autoregister` parameter of type `parameter`: a relationship's own kind, or `.direct`.
-    static func parameter(_ parameter: Any.Type) -> Dependency {
+    /// The edge for an `autoregister` parameter of type `parameter` (or a factory's resolve of that type): a
+    /// relationship's own kind, or `.direct`.
+    package static func parameter(_ parameter: Any.Type) -> Dependency {
         (parameter as? any RelationshipService.Type)?.dependency.throughRelationships ?? Dependency(parameter)
     }
 
