@@ -28,14 +28,14 @@ let package = Package(
         ),
 
         // Helpers the test targets share (watchdogs for tests that could hang); not a product.
-        .target(name: "DITestSupport", dependencies: ["DICore"], path: "Tests/DITestSupport"),
+        .target(name: "DITestSupport", dependencies: ["DICore", "DIScopes"], path: "Tests/DITestSupport"),
 
         .testTarget(name: "DICoreTests", dependencies: ["DICore", "DITestSupport"]),
         .testTarget(name: "DIScopesTests", dependencies: ["DIScopes", "DITestSupport"]),
         .testTarget(name: "DIPropertyWrappersTests", dependencies: ["DIPropertyWrappers", "DITestSupport"]),
         // `__Snapshots__` holds the graph snapshots `expectGraphSnapshot` compares with; not a resource.
         .testTarget(
-            name: "DITestingTests", dependencies: ["DITesting", "DIDiagnostics", "DIScopes"],
+            name: "DITestingTests", dependencies: ["DITesting", "DIDiagnostics", "DIScopes", "DITestSupport"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(name: "DIDiagnosticsTests", dependencies: ["DIDiagnostics", "DIScopes", "DITestSupport"]),

@@ -109,7 +109,8 @@ extension GraphAnalysis {
     /// nearest container with its tag is above the one that registers it, and none at or below that one has the
     /// tag — so every resolve of it fails.
     private mutating func checkTaggedAboveRegistrations() {
-        for (index, service) in services.enumerated() where service.container >= askedIndex {
+        // An alias builds nothing: the registration it stands for is checked itself.
+        for (index, service) in services.enumerated() where service.container >= askedIndex && service.aliasOf == nil {
             guard let tag = Self.matchingTag(service.scope),
                   let tagged = taggedAboveRegistration(of: index, requestedFrom: service.container),
                   !subtree(of: service.container).contains(where: { containers[$0].tags.contains(tag) })

@@ -394,6 +394,12 @@ struct GraphAnalysis {
     /// nearest tagged container is above the one that registers it (which cannot see the registration).
     func context(of service: Int, requestedFrom: Int) -> Int? {
         let scope = scopeOf[service]
+        // An alias builds nothing: it hands the request on to the registration it stands for, whose lifetime
+        // places the instance for the container asked (also when that is a test container's own registration,
+        // which every level of the test container's base sees first), and has a place where that one has.
+        if let target = services[service].aliasOf {
+            return target == service || context(of: target, requestedFrom: requestedFrom) != nil ? requestedFrom : nil
+        }
         if scopes[scope].buildsWhereAsked { return requestedFrom }
         if let tag = scopes[scope].tag {
             var current: Int? = requestedFrom
@@ -411,7 +417,7 @@ struct GraphAnalysis {
     /// container tagged `tag` on the path when it is above the container that registers the service, which
     /// would hold the instance and build it with a resolver that cannot see the registration.
     func taggedAboveRegistration(of service: Int, requestedFrom: Int) -> Int? {
-        guard let tag = scopes[scopeOf[service]].tag else { return nil }
+        guard services[service].aliasOf == nil, let tag = scopes[scopeOf[service]].tag else { return nil }
         var current: Int? = requestedFrom
         var above = false
         while let container = current {
