@@ -256,6 +256,23 @@ import Testing
         #expect(try app.resolve(Lazy<PlainA?>.self).value == nil)
         #expect(throws: ResolutionError.self) { try app.resolve(Lazy<Lazy<PlainA>>.self) }
     }
+
+    /// A relationship to a relationship whose target is missing (`Provider<Lazy<Gateway>>`) names the target:
+    /// nothing registers `Lazy<Gateway>`, and a message about it would send the reader after a registration of it.
+    @Test(arguments: [false, true])
+    func aRelationshipToAMissingRelationshipTargetNamesTheTarget(throughAFactory: Bool) throws {
+        final class Gateway: Sendable {}
+        final class Owner: Sendable { init(gateways: Provider<Lazy<Gateway>>) {} }
+        let app = Container(name: "app")
+        try app.autoregister(Owner.self, initializer: Owner.init)
+        let error = try #require(throws: ResolutionError.self) {
+            if throughAFactory { _ = try app.resolve(Owner.self) } else {
+                _ = try app.resolve(Provider<Lazy<Gateway>>.self)
+            }
+        }
+        #expect(error.code == .notRegistered)
+        #expect(error.message.hasPrefix("Cannot resolve Gateway: nothing is registered under that key."), "\(error)")
+    }
 }
 
 /// Keeps every registration a container reports.

@@ -37,7 +37,12 @@ extension Container {
         if isClosed { throw closedError(type, name: name) }
         if arguments == nil {
             if let relationship = type as? any RelationshipService.Type {
-                guard relationship.isAvailable(in: self, name: name) else { throw missing(key, type) }
+                guard relationship.isAvailable(in: self, name: name) else {
+                    // The inner relationship's own error names what is missing (`N2`, not `Lazy<N2>`, which
+                    // nobody registers).
+                    _ = try relationship.make(from: self, name: name)
+                    throw missing(key, type)
+                }
                 return Self.standIn(for: type, key: key)
             }
             if type is any ImplicitService.Type { return Self.standIn(for: type, key: key) }
