@@ -188,6 +188,11 @@ struct Instantiation {
         _ owner: Container,
         _ original: Container
     ) {
+        // A chain too deep is met by every build above the limit, each at another step of it: the first says it
+        // (a chain of thousands would otherwise give thousands of findings, each formatting its long path).
+        if (error as? ResolutionError)?.code == .depthLimitExceeded, !reported.insert(["depth limit"]).inserted {
+            return
+        }
         let finding = if let mismatch = error as? AliasMismatch {
             Self.finding(for: mismatch.error, in: original.name, help: mismatch.help)
         } else if let error = error as? ResolutionError {
