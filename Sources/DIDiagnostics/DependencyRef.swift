@@ -18,6 +18,13 @@ struct DependencyRef: Sendable {
 
     var display: String { label.text }
 
+    /// The dependency it stands for: its type under its name, of its kind, with its arguments, collecting or not.
+    var dependency: Dependency {
+        var dependency = Dependency(type, name: key.name, kind: kind, arguments: arguments)
+        dependency.collects = collects
+        return dependency
+    }
+
     /// A dependency a factory was seen asking for: an optional or a relationship (see `EdgeRecorder`).
     init(observed dependency: Dependency) {
         self.init(dependency, observed: true)

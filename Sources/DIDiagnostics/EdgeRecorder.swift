@@ -32,9 +32,7 @@ final class EdgeRecorder: ResolutionTap {
         asked: Container
     ) {
         guard containers.contains(ObjectIdentifier(asked)) else { return }
-        let parameter = Dependency.parameter(type)
-        var dependency = Dependency(parameter.type, name: name, kind: parameter.kind, arguments: parameter.arguments)
-        dependency.collects = parameter.collects
+        let dependency = Dependency.parameter(type).named(name)
         let dependent = ObjectIdentifier(parent.registration)
         state.withLock { state in
             if let optional = type as? any OptionalMarker.Type {

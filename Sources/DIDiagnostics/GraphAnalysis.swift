@@ -234,15 +234,7 @@ struct GraphAnalysis {
             }
             let id = ObjectIdentifier(registration)
             for dependency in registration.dependencies {
-                guard dependency.collects else {
-                    append(DependencyRef(dependency))
-                    continue
-                }
-                for member in members[ObjectIdentifier(dependency.type)] ?? [nil] {
-                    var collected = Dependency(dependency.type, name: member, kind: dependency.kind)
-                    collected.collects = true
-                    append(DependencyRef(collected))
-                }
+                for member in Self.expanding(dependency, into: members) { append(DependencyRef(member)) }
             }
             if hasObserved {
                 let declared = dependencyStart[index]
@@ -250,11 +242,7 @@ struct GraphAnalysis {
                     // A collection seen asked for (an `All<T>` a factory resolved) stands for its members, as a
                     // declared one does.
                     let refs = observed.collects
-                        ? (members[ObjectIdentifier(observed.type)] ?? [nil]).map { member in
-                            var collected = Dependency(observed.type, name: member, kind: observed.kind)
-                            collected.collects = true
-                            return DependencyRef(observed: collected)
-                        }
+                        ? Self.expanding(observed.dependency, into: members).map { DependencyRef(observed: $0) }
                         : [observed]
                     for ref in refs where !dependencyList[declared...].contains(where: { $0.key == ref.key }) {
                         append(ref)
@@ -282,6 +270,15 @@ struct GraphAnalysis {
                 } : nil
             ))
         }
+    }
+
+    /// `dependency`, or, when it collects (`All<T>`), one dependency on each of `T`'s keys in `members` (names by
+    /// type, in the order of their first registration); on `T`'s unnamed key when there is none.
+    private static func expanding(_ dependency: Dependency, into members: [ObjectIdentifier: [String?]])
+        -> [Dependency]
+    {
+        guard dependency.collects else { return [dependency] }
+        return (members[ObjectIdentifier(dependency.type)] ?? [nil]).map(dependency.named)
     }
 
     private mutating func append(_ ref: DependencyRef) {
@@ -393,22 +390,28 @@ struct GraphAnalysis {
     /// `requestedFrom`; `nil` for a `.matching(tag)` service with no tagged container on the path, or whose
     /// nearest tagged container is above the one that registers it (which cannot see the registration).
     func context(of service: Int, requestedFrom: Int) -> Int? {
-        let scope = scopeOf[service]
         // An alias builds nothing: it hands the request on to the registration it stands for, whose lifetime
         // places the instance for the container asked (also when that is a test container's own registration,
         // which every level of the test container's base sees first), and has a place where that one has.
-        if let target = services[service].aliasOf {
-            return target == service || context(of: target, requestedFrom: requestedFrom) != nil ? requestedFrom : nil
+        guard services[service].aliasOf != nil else { return context(ofBuilder: service, requestedFrom: requestedFrom) }
+        var target = service
+        for _ in 0..<Container.maximumAliasHops {
+            guard let next = services[target].aliasOf, next != target else { break }
+            target = next
         }
+        // An alias of itself, or of aliases past the hops a resolve follows, has no builder to place.
+        if services[target].aliasOf != nil { return requestedFrom }
+        return context(ofBuilder: target, requestedFrom: requestedFrom).map { _ in requestedFrom }
+    }
+
+    /// `context(of:requestedFrom:)` of a registration that builds its instances (no alias).
+    private func context(ofBuilder service: Int, requestedFrom: Int) -> Int? {
+        let scope = scopeOf[service]
         if scopes[scope].buildsWhereAsked { return requestedFrom }
-        if let tag = scopes[scope].tag {
-            var current: Int? = requestedFrom
-            while let container = current {
-                if containers[container].tags.contains(tag) { return container }
-                if container == owner[service] { return nil }
-                current = containers[container].parent
-            }
-            return nil
+        if scopes[scope].tag != nil {
+            guard let tagged = nearestTagged(for: service, from: requestedFrom), !tagged.isAboveRegistration
+            else { return nil }
+            return tagged.container
         }
         return home[service]
     }
@@ -417,11 +420,22 @@ struct GraphAnalysis {
     /// container tagged `tag` on the path when it is above the container that registers the service, which
     /// would hold the instance and build it with a resolver that cannot see the registration.
     func taggedAboveRegistration(of service: Int, requestedFrom: Int) -> Int? {
-        guard services[service].aliasOf == nil, let tag = scopes[scopeOf[service]].tag else { return nil }
+        guard services[service].aliasOf == nil, let tagged = nearestTagged(for: service, from: requestedFrom),
+              tagged.isAboveRegistration
+        else { return nil }
+        return tagged.container
+    }
+
+    /// The nearest container from `requestedFrom` up that carries the tag of `service`'s `.matching(tag)`
+    /// lifetime, and whether it is above the container that registers `service`; `nil` when none does.
+    private func nearestTagged(for service: Int, from requestedFrom: Int)
+        -> (container: Int, isAboveRegistration: Bool)?
+    {
+        guard let tag = scopes[scopeOf[service]].tag else { return nil }
         var current: Int? = requestedFrom
         var above = false
         while let container = current {
-            if containers[container].tags.contains(tag) { return above ? container : nil }
+            if containers[container].tags.contains(tag) { return (container, above) }
             if container == owner[service] { above = true }
             current = containers[container].parent
         }

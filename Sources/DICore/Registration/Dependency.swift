@@ -77,6 +77,13 @@ public struct Dependency: Sendable, Hashable, CustomStringConvertible {
         collects = kind == .collection
     }
 
+    /// The same dependency under `name`: of the same kind, with the same arguments, collecting or not.
+    package func named(_ name: String?) -> Dependency {
+        var named = Dependency(type, name: name, kind: kind, arguments: arguments)
+        named.collects = collects
+        return named
+    }
+
     /// `Database "primary"`, or `Database "primary" (deferred)` for a relationship edge.
     public var description: String {
         let service = ServiceName.describe(type, name: name)
