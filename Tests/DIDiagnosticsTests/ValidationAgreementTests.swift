@@ -10,34 +10,21 @@ import Testing
 /// resolved from some container and then used — its `Lazy` read, its `Provider` called, its collection read, and
 /// so on down — fails. A disagreement prints the graph, what failed and the findings, with its seed:
 /// `DI_FUZZ_SEED=S` replays it (in every round).
+///
+/// With closures, half the services are registered by closures that resolve their parameters, whose edges only a
+/// build shows: checked against `validate(instantiating: true)`.
 @Suite(.timeLimit(.minutes(1))) struct ValidationAgreementTests {
-    @Test(arguments: 0..<200)
-    func validateReportsAnErrorExactlyWhenResolvingAndUsingFails(round: Int) throws {
+    @Test(arguments: [false, true], 0..<200)
+    func validateReportsAnErrorExactlyWhenResolvingAndUsingFails(withClosures: Bool, round: Int) throws {
         let seed = RandomGraph.seed
         var random = SplitMix64(state: seed)
-        let graph = RandomGraph(using: &random)
+        let graph = RandomGraph(withClosures: withClosures, using: &random)
         let containers = try graph.make()
         let failures = graph.failures(in: containers)
-        let report = containers[0].validate()
+        let report = containers[0].validate(instantiating: withClosures)
         #expect(
             report.hasErrors == !failures.isEmpty,
-            "round \(round) seed \(seed)\n\(graph)\nfailures:\n\(failures.joined(separator: "\n"))\n\(report)"
-        )
-    }
-
-    /// The same with some services registered by closures that resolve their parameters, whose edges only a build
-    /// shows: checked against `validate(instantiating: true)`.
-    @Test(arguments: 0..<200)
-    func validateInstantiatingReportsAnErrorExactlyWhenResolvingAndUsingFails(round: Int) throws {
-        let seed = RandomGraph.seed
-        var random = SplitMix64(state: seed)
-        let graph = RandomGraph(withClosures: true, using: &random)
-        let containers = try graph.make()
-        let failures = graph.failures(in: containers)
-        let report = containers[0].validate(instantiating: true)
-        #expect(
-            report.hasErrors == !failures.isEmpty,
-            "round \(round) seed \(seed)\n\(graph)\nfailures:\n\(failures.joined(separator: "\n"))\n\(report)"
+            "\(graph.disagreement(round: round, seed: seed, failures: failures, report: report))"
         )
     }
 }

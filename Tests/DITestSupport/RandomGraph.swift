@@ -139,17 +139,42 @@ package struct RandomGraph: CustomStringConvertible {
     }
 
     package var description: String {
-        func line(_ name: String, _ service: Service) -> String {
-            "\(name): \(service.scope) in \(["app", "request", "inner"][service.level]) taking "
-                + "(\(service.edges.map(\.description).joined(separator: ", ")))"
-                + (service.opaque ? " by a closure" : "")
-        }
-        return services.indices.map { index in
-            let name = index < 4 ? "N\(index)" : (index == 4 ? "any Part \"x\"" : "any Part \"y\"")
-            guard let service = services[index] else { return "\(name): not registered" }
-            return line(name, service) + (service.aliased ? ", also as any Part \"alias\(index)\"" : "")
-                + (overrides[index].map { "\n" + line(name, $0) } ?? "")
+        services.indices.map { index in
+            guard let service = services[index] else { return "\(Self.key(index)): not registered" }
+            let alias = service.aliased ? ", also as any Part \"alias\(index)\"" : ""
+            return Self.describe(service, as: index) + alias
+                + (overrides[index].map { "\n" + Self.describe($0, as: index) } ?? "")
         }.joined(separator: "\n") + "\ninner is tagged session: \(innerIsSession)"
+    }
+
+    /// The `index`th key, as its registrations are printed: `N0`…`N3`, `any Part "x"`, `any Part "y"`.
+    package static func key(_ index: Int) -> String {
+        index < 4 ? "N\(index)" : "any Part \"\(pluginName(index))\""
+    }
+
+    /// The name of the plugin registered as the `index`th key (4 or 5).
+    static func pluginName(_ index: Int) -> String { index == 4 ? "x" : "y" }
+
+    /// `service`, registered as the `index`th key: `N0: singleton in app taking (Lazy<N1>) by a closure`.
+    package static func describe(_ service: Service, as index: Int) -> String {
+        "\(key(index)): \(service.scope) in \(["app", "request", "inner"][service.level]) taking "
+            + "(\(service.edges.map(\.description).joined(separator: ", ")))" + (service.opaque ? " by a closure" : "")
+    }
+
+    /// The registration of the `index`th key that the container at `level` sees: the override, when it is at or
+    /// above that container, else the primary one, when it is.
+    package func seen(_ index: Int, at level: Int) -> Service? {
+        overrides[index].flatMap { $0.level <= level ? $0 : nil }
+            ?? services[index].flatMap { $0.level <= level ? $0 : nil }
+    }
+
+    /// What an agreement test prints when `report` and `failures` disagree: the round, its seed (for
+    /// `DI_FUZZ_SEED`), the graph, what else the test made (`setting`), what failed and the report.
+    package func disagreement(
+        round: Int, seed: UInt64, setting: String = "", failures: [String], report: some CustomStringConvertible
+    ) -> String {
+        "round \(round) seed \(seed)\n\(self)\n" + (setting.isEmpty ? "" : setting + "\n") + "failures:\n"
+            + failures.joined(separator: "\n") + "\n\(report)"
     }
 
     /// The app container, its child tagged `request` and that one's child, with the graph registered.
@@ -181,14 +206,12 @@ package struct RandomGraph: CustomStringConvertible {
                 nodeTypes[index], service.edges, scope: scope, alias: service.aliased ? "alias\(index)" : nil,
                 opaque: service.opaque, in: container
             )
-        case 4:
-            try register(
-                key: (any Part).self, name: "x", service.edges, scope: scope, opaque: service.opaque, in: container
-            ) { Node<PX>($0) }
         default:
+            let plugin: any Part.Type = index == 4 ? Node<PX>.self : Node<PY>.self
             try register(
-                key: (any Part).self, name: "y", service.edges, scope: scope, opaque: service.opaque, in: container
-            ) { Node<PY>($0) }
+                key: (any Part).self, name: pluginName(index), service.edges, scope: scope, opaque: service.opaque,
+                in: container
+            ) { plugin.init($0) }
         }
     }
 
@@ -289,11 +312,7 @@ package struct RandomGraph: CustomStringConvertible {
     /// used in turn (to a few levels, since a `Provider` of a transient in a loop gives new instances forever).
     package func failures(in containers: [Container]) -> [String] {
         containers.indices.flatMap { level in
-            failures(asking: containers[level], seenAt: level) { index in
-                // The registration this container sees: the override, when it is at or above this container.
-                overrides[index].flatMap { $0.level <= level ? $0 : nil }
-                    ?? services[index].flatMap { $0.level <= level ? $0 : nil }
-            }
+            failures(asking: containers[level], seenAt: level) { seen($0, at: level) }
         }
     }
 
@@ -311,7 +330,7 @@ package struct RandomGraph: CustomStringConvertible {
     ) -> [String] {
         var failures: [String] = []
         for index in services.indices {
-            let name = index < 4 ? "N\(index)" : (index == 4 ? "x" : "y")
+            let name = index < 4 ? Self.key(index) : Self.pluginName(index)
             var asks: [(String, () throws -> any Part)] = []
             if let service = seen(index), hasItsTag(service.scope, from: level) {
                 asks.append((name, {

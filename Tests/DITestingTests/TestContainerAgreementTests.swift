@@ -21,7 +21,7 @@ import Testing
         let containers = try graph.make()
         let level = Int.random(in: 0...2, using: &random)
         // Its own registrations: a service drawn as the graph draws them, at the base's level.
-        let drawn = RandomGraph(withClosures: graph.withClosures, using: &random)
+        let drawn = RandomGraph(using: &random)
         var own: [Int: RandomGraph.Service] = [:]
         for index in graph.services.indices where Int.random(in: 0..<3, using: &random) == 0 {
             guard var service = drawn.services[index] ?? drawn.overrides[index] else { continue }
@@ -34,26 +34,14 @@ import Testing
                 try RandomGraph.register(index, service, in: test)
             }
             let failures = graph.failures(asking: test, seenAt: level, aliasTarget: { own[$0] }) { index in
-                own[index] ?? graph.overrides[index].flatMap { $0.level <= level ? $0 : nil }
-                    ?? graph.services[index].flatMap { $0.level <= level ? $0 : nil }
+                own[index] ?? graph.seen(index, at: level)
             }
-            let report = test.validate(instantiating: graph.withClosures)
-            let overrides = own.sorted { $0.key < $1.key }.map { index, service in
-                "N\(index) (x, y for 4, 5): \(service.scope) taking "
-                    + "(\(service.edges.map(\.description).joined(separator: ", ")))"
-                    + (service.opaque ? " by a closure" : "")
-            }
+            let report = test.validate()
+            let setting = "test container from \(containers[level].name), with its own:\n"
+                + own.sorted { $0.key < $1.key }.map { RandomGraph.describe($1, as: $0) }.joined(separator: "\n")
             #expect(
                 report.hasErrors == !failures.isEmpty,
-                """
-                round \(round) seed \(seed)
-                \(graph)
-                test container from \(containers[level].name), overriding:
-                \(overrides.joined(separator: "\n"))
-                failures:
-                \(failures.joined(separator: "\n"))
-                \(report)
-                """
+                "\(graph.disagreement(round: round, seed: seed, setting: setting, failures: failures, report: report))"
             )
         }
     }
