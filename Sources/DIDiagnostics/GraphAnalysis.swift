@@ -234,6 +234,11 @@ struct GraphAnalysis {
             }
             let id = ObjectIdentifier(registration)
             for dependency in registration.dependencies {
+                // Most dependencies collect nothing: appended as they are, without an array each.
+                guard dependency.collects else {
+                    append(DependencyRef(dependency))
+                    continue
+                }
                 for member in Self.expanding(dependency, into: members) { append(DependencyRef(member)) }
             }
             if hasObserved {
